@@ -1,0 +1,69 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "checkout-worker",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "checkout-bench", targets: ["checkout-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+    ],
+    targets: [
+        // The heart: models, the two use cases, their outputs and the ports they need. Foundation only.
+        .target(name: "CheckoutDomain", swiftSettings: swiftSettings),
+        // Logging and metrics decorators around the use cases and their outputs.
+        .target(
+            name: "CheckoutObservability",
+            dependencies: [
+                "CheckoutDomain",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // librabbitmq (rabbitmq-c) as a Clang module.
+        .systemLibrary(
+            name: "CRabbitMQ",
+            pkgConfig: "librabbitmq",
+            providers: [.apt(["librabbitmq-dev"]), .brew(["rabbitmq-c"])]
+        ),
+        // The only Swift code that calls amqp_*.
+        .target(
+            name: "RabbitMQ",
+            dependencies: [
+                "CRabbitMQ",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The transport's ceiling: the same consume → publish → ack loop in plain C.
+        .target(name: "CRawAMQPLoop", dependencies: ["CRabbitMQ"]),
+        .executableTarget(
+            name: "checkout-bench",
+            dependencies: ["RabbitMQ", "CRawAMQPLoop"],
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(name: "CheckoutDomainTests", dependencies: ["CheckoutDomain"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CheckoutObservabilityTests",
+            dependencies: [
+                "CheckoutObservability",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "RabbitMQTests", dependencies: ["RabbitMQ"], swiftSettings: swiftSettings),
+    ]
+)
