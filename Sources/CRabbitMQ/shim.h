@@ -13,5 +13,15 @@
 #include <amqp_tcp_socket.h>
 #include <amqp_ssl_socket.h>
 #endif
+#include <openssl/ssl.h>
+
+/// amqp_login_with_properties is variadic, which Swift cannot call; this fixes it to SASL PLAIN.
+static inline amqp_rpc_reply_t crabbitmq_login_plain(amqp_connection_state_t state, const char *vhost,
+                                                     int channel_max, int frame_max, int heartbeat,
+                                                     const amqp_table_t *client_properties,
+                                                     const char *user, const char *password) {
+    return amqp_login_with_properties(state, vhost, channel_max, frame_max, heartbeat, client_properties,
+                                      AMQP_SASL_METHOD_PLAIN, user, password);
+}
 
 #endif

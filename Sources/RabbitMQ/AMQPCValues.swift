@@ -1,0 +1,199 @@
+internal import CRabbitMQ
+import Foundation
+
+/// Owns the C memory behind the `amqp_bytes_t`, tables and properties handed to librabbitmq for one call.
+///
+/// librabbitmq only borrows what it is given, so everything stays allocated until the arena is reset,
+/// after the call returned.
+final class AMQPCArena {
+    private var allocations: [UnsafeMutableRawPointer] = []
+
+    deinit { reset() }
+
+    func reset() {
+        for allocation in allocations { allocation.deallocate() }
+        allocations.removeAll(keepingCapacity: true)
+    }
+
+    func bytes(_ text: String) -> amqp_bytes_t {
+        var text = text
+        return text.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
+    }
+
+    func bytes(_ buffer: UnsafeRawBufferPointer) -> amqp_bytes_t {
+        guard buffer.count > 0 else { return amqp_bytes_t(len: 0, bytes: nil) }
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: buffer.count, alignment: 1)
+        memory.copyMemory(from: buffer.baseAddress!, byteCount: buffer.count)
+        allocations.append(memory)
+        return amqp_bytes_t(len: buffer.count, bytes: memory)
+    }
+
+    func cString(_ text: String) -> UnsafePointer<CChar> {
+        let utf8 = Array(text.utf8CString)
+        let memory = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count)
+        memory.initialize(from: utf8, count: utf8.count)
+        allocations.append(UnsafeMutableRawPointer(memory))
+        return UnsafePointer(memory)
+    }
+
+    func table(_ table: AMQPFieldTable) -> amqp_table_t {
+        guard !table.isEmpty else { return amqp_table_t(num_entries: 0, entries: nil) }
+        let entries = UnsafeMutablePointer<amqp_table_entry_t>.allocate(capacity: table.count)
+        allocations.append(UnsafeMutableRawPointer(entries))
+        for (offset, (key, value)) in table.sorted(by: { $0.key < $1.key }).enumerated() {
+            (entries + offset).initialize(to: amqp_table_entry_t(key: bytes(key), value: field(value)))
+        }
+        return amqp_table_t(num_entries: Int32(table.count), entries: entries)
+    }
+
+    func field(_ value: AMQPFieldValue) -> amqp_field_value_t {
+        var field = amqp_field_value_t()
+        func kind(_ character: Character) { field.kind = character.asciiValue! }
+        switch value {
+        case .bool(let v): kind("t"); field.value.boolean = v ? 1 : 0
+        case .int8(let v): kind("b"); field.value.i8 = v
+        case .uint8(let v): kind("B"); field.value.u8 = v
+        case .int16(let v): kind("s"); field.value.i16 = v
+        case .uint16(let v): kind("u"); field.value.u16 = v
+        case .int32(let v): kind("I"); field.value.i32 = v
+        case .uint32(let v): kind("i"); field.value.u32 = v
+        case .int64(let v): kind("l"); field.value.i64 = v
+        case .uint64(let v): kind("L"); field.value.u64 = v
+        case .float(let v): kind("f"); field.value.f32 = v
+        case .double(let v): kind("d"); field.value.f64 = v
+        case .decimal(let scale, let v): kind("D"); field.value.decimal = amqp_decimal_t(decimals: scale, value: v)
+        case .string(let v): kind("S"); field.value.bytes = bytes(v)
+        case .bytes(let v): kind("x"); field.value.bytes = v.withUnsafeBytes { bytes($0) }
+        case .timestamp(let v): kind("T"); field.value.u64 = UInt64(max(0, v.timeIntervalSince1970))
+        case .table(let v): kind("F"); field.value.table = table(v)
+        case .void: kind("V")
+        case .array(let values):
+            kind("A")
+            let entries = UnsafeMutablePointer<amqp_field_value_t>.allocate(capacity: max(values.count, 1))
+            allocations.append(UnsafeMutableRawPointer(entries))
+            for (offset, element) in values.enumerated() { (entries + offset).initialize(to: self.field(element)) }
+            field.value.array = amqp_array_t(num_entries: Int32(values.count), entries: entries)
+        }
+        return field
+    }
+
+    func properties(_ properties: AMQPProperties) -> amqp_basic_properties_t {
+        var c = amqp_basic_properties_t()
+        var flags: UInt32 = 0
+        func set(_ text: String?, _ flag: UInt32, _ field: WritableKeyPath<amqp_basic_properties_t, amqp_bytes_t>) {
+            guard let text else { return }
+            c[keyPath: field] = bytes(text)
+            flags |= flag
+        }
+        set(properties.contentType, PropertyFlag.contentType, \.content_type)
+        set(properties.contentEncoding, PropertyFlag.contentEncoding, \.content_encoding)
+        set(properties.correlationID, PropertyFlag.correlationID, \.correlation_id)
+        set(properties.replyTo, PropertyFlag.replyTo, \.reply_to)
+        set(properties.expiration, PropertyFlag.expiration, \.expiration)
+        set(properties.messageID, PropertyFlag.messageID, \.message_id)
+        set(properties.type, PropertyFlag.type, \.type)
+        set(properties.userID, PropertyFlag.userID, \.user_id)
+        set(properties.appID, PropertyFlag.appID, \.app_id)
+        if let headers = properties.headers {
+            c.headers = table(headers)
+            flags |= PropertyFlag.headers
+        }
+        if let mode = properties.deliveryMode {
+            c.delivery_mode = mode.rawValue
+            flags |= PropertyFlag.deliveryMode
+        }
+        if let priority = properties.priority {
+            c.priority = priority
+            flags |= PropertyFlag.priority
+        }
+        if let timestamp = properties.timestamp {
+            c.timestamp = UInt64(max(0, timestamp.timeIntervalSince1970))
+            flags |= PropertyFlag.timestamp
+        }
+        c._flags = flags
+        return c
+    }
+}
+
+/// Copies of what librabbitmq decoded into its own pools, which it reuses once the frame is released.
+enum AMQPCDecoding {
+    static func string(_ bytes: amqp_bytes_t) -> String {
+        guard bytes.len > 0, let base = bytes.bytes else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: base, count: bytes.len), as: UTF8.self)
+    }
+
+    static func byteArray(_ bytes: amqp_bytes_t) -> [UInt8] {
+        guard bytes.len > 0, let base = bytes.bytes else { return [] }
+        return Array(UnsafeRawBufferPointer(start: base, count: bytes.len))
+    }
+
+    static func table(_ table: amqp_table_t) -> AMQPFieldTable {
+        var result: AMQPFieldTable = [:]
+        guard table.num_entries > 0, let entries = table.entries else { return result }
+        for index in 0..<Int(table.num_entries) {
+            let entry = entries[index]
+            result[string(entry.key)] = field(entry.value)
+        }
+        return result
+    }
+
+    static func field(_ field: amqp_field_value_t) -> AMQPFieldValue {
+        switch Character(Unicode.Scalar(field.kind)) {
+        case "t": .bool(field.value.boolean != 0)
+        case "b": .int8(field.value.i8)
+        case "B": .uint8(field.value.u8)
+        case "s": .int16(field.value.i16)
+        case "u": .uint16(field.value.u16)
+        case "I": .int32(field.value.i32)
+        case "i": .uint32(field.value.u32)
+        case "l": .int64(field.value.i64)
+        case "L": .uint64(field.value.u64)
+        case "f": .float(field.value.f32)
+        case "d": .double(field.value.f64)
+        case "D": .decimal(scale: field.value.decimal.decimals, value: field.value.decimal.value)
+        case "S": .string(string(field.value.bytes))
+        case "x": .bytes(byteArray(field.value.bytes))
+        case "T": .timestamp(Date(timeIntervalSince1970: TimeInterval(field.value.u64)))
+        case "F": .table(table(field.value.table))
+        case "A":
+            .array((0..<Int(max(field.value.array.num_entries, 0))).map { self.field(field.value.array.entries[$0]) })
+        default: .void
+        }
+    }
+
+    static func properties(_ c: amqp_basic_properties_t) -> AMQPProperties {
+        func text(_ flag: UInt32, _ value: amqp_bytes_t) -> String? { c._flags & flag != 0 ? string(value) : nil }
+        return AMQPProperties(
+            contentType: text(PropertyFlag.contentType, c.content_type),
+            contentEncoding: text(PropertyFlag.contentEncoding, c.content_encoding),
+            headers: c._flags & PropertyFlag.headers != 0 ? table(c.headers) : nil,
+            deliveryMode: c._flags & PropertyFlag.deliveryMode != 0 ? AMQPProperties.DeliveryMode(rawValue: c.delivery_mode) : nil,
+            priority: c._flags & PropertyFlag.priority != 0 ? c.priority : nil,
+            correlationID: text(PropertyFlag.correlationID, c.correlation_id),
+            replyTo: text(PropertyFlag.replyTo, c.reply_to),
+            expiration: text(PropertyFlag.expiration, c.expiration),
+            messageID: text(PropertyFlag.messageID, c.message_id),
+            timestamp: c._flags & PropertyFlag.timestamp != 0 ? Date(timeIntervalSince1970: TimeInterval(c.timestamp)) : nil,
+            type: text(PropertyFlag.type, c.type),
+            userID: text(PropertyFlag.userID, c.user_id),
+            appID: text(PropertyFlag.appID, c.app_id)
+        )
+    }
+}
+
+/// The basic class's property flags (AMQP 0-9-1 §4.2.6), which Swift cannot import from their macros.
+enum PropertyFlag {
+    static let contentType: UInt32 = 1 << 15
+    static let contentEncoding: UInt32 = 1 << 14
+    static let headers: UInt32 = 1 << 13
+    static let deliveryMode: UInt32 = 1 << 12
+    static let priority: UInt32 = 1 << 11
+    static let correlationID: UInt32 = 1 << 10
+    static let replyTo: UInt32 = 1 << 9
+    static let expiration: UInt32 = 1 << 8
+    static let messageID: UInt32 = 1 << 7
+    static let timestamp: UInt32 = 1 << 6
+    static let type: UInt32 = 1 << 5
+    static let userID: UInt32 = 1 << 4
+    static let appID: UInt32 = 1 << 3
+}

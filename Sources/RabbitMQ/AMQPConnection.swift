@@ -1,0 +1,88 @@
+public import Logging
+
+/// A recovering RabbitMQ connection: declare, publish with confirms, and consume with manual acks.
+///
+/// One connection serves a whole process. After a lost connection or a channel closed by the broker it
+/// reconnects (trying each configured node in turn, with capped exponential backoff and jitter),
+/// re-declares everything declared so far and resumes every consumer. Operations in flight during a loss
+/// fail with a retryable ``AMQPError``; none hangs.
+public final class AMQPConnection: Sendable {
+    private let driver: AMQPConnectionDriver
+
+    private init(driver: AMQPConnectionDriver) {
+        self.driver = driver
+    }
+
+    /// Connects to the first node that answers; throws the last node's error when none does.
+    public static func connect(_ configuration: AMQPConfiguration, logger: Logger = Logger(label: "rabbitmq")) async throws -> AMQPConnection {
+        let driver = AMQPConnectionDriver(configuration: configuration, logger: logger)
+        try await driver.start()
+        return AMQPConnection(driver: driver)
+    }
+
+    public var isConnected: Bool { driver.isConnected }
+    public var statistics: AMQPConnectionStatistics { driver.statistics }
+
+    /// Declares exchanges, queues and bindings, and remembers them for recovery.
+    public func declare(_ topology: AMQPTopology) async throws {
+        try await withCheckedThrowingContinuation { continuation in
+            submit(.declare(topology, continuation), orFail: continuation)
+        }
+    }
+
+    /// Publishes and returns once the broker confirmed the message (it is then the broker's responsibility).
+    ///
+    /// Throws ``AMQPError/Code/publishNacked``, ``AMQPError/Code/unroutable`` (mandatory messages), or a
+    /// retryable error when the connection was lost before the confirm arrived. Many publishes may await
+    /// their confirms at once. While the broker blocks publishing (a resource alarm), this waits.
+    public func publish(_ message: AMQPMessage) async throws {
+        try await withCheckedThrowingContinuation { continuation in
+            submit(.publish(message, continuation), orFail: continuation)
+        }
+    }
+
+    /// Subscribes to a queue with at most `prefetch` unsettled deliveries; the subscription survives recovery.
+    public func consume(queue: String, prefetch: UInt16) async throws -> AMQPConsumer {
+        var streamContinuation: AsyncStream<AMQPDelivery>.Continuation!
+        let stream = AsyncStream<AMQPDelivery>(bufferingPolicy: .unbounded) { streamContinuation = $0 }
+        let id = try await withCheckedThrowingContinuation { continuation in
+            submit(.consume(queue: queue, prefetch: prefetch, streamContinuation, continuation), orFail: continuation)
+        }
+        let driver = self.driver
+        streamContinuation.onTermination = { _ in driver.submit(.cancelConsumer(id)) }
+        return AMQPConsumer(queue: queue, stream: stream)
+    }
+
+    /// Removes every message from a queue; returns how many there were.
+    @discardableResult
+    public func purgeQueue(_ name: String) async throws -> Int {
+        Int(try await queueOperation(.purge(name)))
+    }
+
+    @discardableResult
+    public func deleteQueue(_ name: String) async throws -> Int {
+        Int(try await queueOperation(.deleteQueue(name)))
+    }
+
+    public func deleteExchange(_ name: String) async throws {
+        _ = try await queueOperation(.deleteExchange(name))
+    }
+
+    /// Flushes pending acks, closes the connection (the broker requeues what is unacked) and stops recovery.
+    public func close() async {
+        await withCheckedContinuation { continuation in
+            if !driver.submit(.close(continuation)) { continuation.resume() }
+        }
+    }
+
+    private func queueOperation(_ operation: AMQPConnectionDriver.QueueOperation) async throws -> UInt32 {
+        try await withCheckedThrowingContinuation { continuation in
+            submit(.queueOperation(operation, continuation), orFail: continuation)
+        }
+    }
+
+    private func submit<Value>(_ command: AMQPConnectionDriver.Command, orFail continuation: CheckedContinuation<Value, any Error>) {
+        guard !driver.submit(command) else { return }
+        continuation.resume(throwing: AMQPError(code: .closed, message: "the connection was closed by the application"))
+    }
+}

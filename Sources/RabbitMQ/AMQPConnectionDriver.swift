@@ -1,0 +1,1105 @@
+internal import CRabbitMQ
+import Foundation
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Owns one librabbitmq connection and is the only code that calls `amqp_*`.
+///
+/// librabbitmq is not thread-safe, so every call runs on this driver's own thread. That thread polls the
+/// socket and a wake-up pipe itself and only ever asks librabbitmq for frames with a zero timeout, which
+/// keeps it clear of the library's blocking waits (the infinite `amqp_try_recv` of #780/#788 and the
+/// `amqp_abort` of #563). Synchronous methods (declare, qos, consume) are sent with `amqp_send_method` and
+/// their replies matched here, so frames of other channels keep flowing meanwhile. A watchdog thread shuts
+/// the socket down if a C call ever stalls the loop, so that a hang becomes a recoverable connection loss.
+///
+/// `@unchecked Sendable` is safe because the mutable state below `inbox` is touched only by the driver's
+/// thread; other threads reach it solely through `inbox` (a `Mutex`), the wake-up pipe and atomics.
+final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
+    typealias Reply<Value> = CheckedContinuation<Value, any Error>
+
+    enum Command {
+        case declare(AMQPTopology, Reply<Void>)
+        case publish(AMQPMessage, Reply<Void>)
+        case consume(queue: String, prefetch: UInt16, AsyncStream<AMQPDelivery>.Continuation, Reply<Int>)
+        case cancelConsumer(Int)
+        case settle(consumerID: Int, generation: UInt64, deliveryTag: UInt64, AMQPSettlement)
+        case queueOperation(QueueOperation, Reply<UInt32>)
+        case close(CheckedContinuation<Void, Never>)
+    }
+
+    enum QueueOperation {
+        case purge(String)
+        case deleteQueue(String)
+        case deleteExchange(String)
+    }
+
+    private struct Inbox {
+        var commands: [Command] = []
+        var isFinished = false
+    }
+
+    private struct Consumer {
+        let id: Int
+        let queue: String
+        let prefetch: UInt16
+        let stream: AsyncStream<AMQPDelivery>.Continuation
+        let channel: UInt16
+        var generation: UInt64 = 0
+        var isSubscribed = false
+        var isCancelled = false
+        var acks = AckCoalescer()
+        var failedSubscriptions = 0
+        var resubscribeAt: ContinuousClock.Instant?
+    }
+
+    private enum PendingContent {
+        case delivery(deliveryTag: UInt64, redelivered: Bool, exchange: String, routingKey: String)
+        case returned(replyCode: Int, replyText: String, exchange: String, routingKey: String)
+    }
+
+    private struct ContentInProgress {
+        var kind: PendingContent
+        var properties = AMQPProperties()
+        var bodySize: Int?
+        var body: [UInt8] = []
+    }
+
+    enum RPCResult {
+        case ok
+        case messageCount(UInt32)
+        case consumerTag(String)
+    }
+
+    private struct RPCWait {
+        let channel: UInt16
+        let expected: UInt32
+        var result: RPCResult?
+        var error: AMQPError?
+    }
+
+    private static let controlChannel: UInt16 = 1
+    private static let publishChannel: UInt16 = 2
+    private static let frameMax: Int32 = 131_072
+    private static let rpcTimeout: Duration = .seconds(30)
+
+    let configuration: AMQPConfiguration
+    let statistics = AMQPConnectionStatistics()
+    private let logger: Logger
+    private let inbox = Mutex(Inbox())
+    private let wakeReader: Int32
+    private let wakeWriter: Int32
+    private let loopTick = Atomic<UInt64>(0)
+    private let socketDescriptor = Atomic<Int32>(-1)
+    private let connected = Atomic<Bool>(false)
+
+    // Driver-thread state.
+    private var connection: amqp_connection_state_t?
+    private var endpointIndex = 0
+    private var reconnectAttempt = 0
+    private var nextConnectAt = ContinuousClock.now
+    private var initialConnect: Reply<Void>?
+    private var topology = AMQPTopology()
+    private var consumers: [Int: Consumer] = [:]
+    private var nextConsumerID = 1
+    private var nextChannelGeneration: UInt64 = 1
+    private var openChannels: Set<UInt16> = []
+    private var channelsToRepair: Set<UInt16> = []
+    private var confirms = PublisherConfirmTracker<Reply<Void>>()
+    private var isBlocked = false
+    private var publishesWhileBlocked: [(AMQPMessage, Reply<Void>)] = []
+    private var contents: [UInt16: ContentInProgress] = [:]
+    private var rpcWait: RPCWait?
+    private var isFinished = false
+    private let arena = AMQPCArena()
+
+    init(configuration: AMQPConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        var descriptors: [Int32] = [-1, -1]
+        precondition(pipe(&descriptors) == 0, "pipe() failed: \(errno)")
+        for descriptor in descriptors {
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
+        wakeReader = descriptors[0]
+        wakeWriter = descriptors[1]
+    }
+
+    deinit {
+        close(wakeReader)
+        close(wakeWriter)
+    }
+
+    var isConnected: Bool { connected.load(ordering: .relaxed) }
+
+    /// Starts the driver's thread and returns once the first round of connection attempts succeeded.
+    func start() async throws {
+        try await withCheckedThrowingContinuation { (continuation: Reply<Void>) in
+            initialConnect = continuation
+            let loop = Thread { [self] in run() }
+            loop.name = "amqp-\(configuration.connectionName)"
+            loop.start()
+            let watchdog = Thread { [self] in watch() }
+            watchdog.name = "amqp-watchdog"
+            watchdog.start()
+        }
+    }
+
+    /// Queues a command for the driver's thread; false when the driver has already finished.
+    @discardableResult
+    func submit(_ command: Command) -> Bool {
+        let (accepted, needsWake) = inbox.withLock { inbox -> (Bool, Bool) in
+            guard !inbox.isFinished else { return (false, false) }
+            inbox.commands.append(command)
+            return (true, inbox.commands.count == 1)
+        }
+        if needsWake { wake() }
+        return accepted
+    }
+
+    func settle(_ delivery: AMQPDelivery, as settlement: AMQPSettlement) {
+        submit(.settle(consumerID: delivery.consumerID, generation: delivery.channelGeneration,
+                       deliveryTag: delivery.deliveryTag, settlement))
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWriter, &byte, 1)
+    }
+
+    // MARK: - The loop
+
+    private func run() {
+        while !isFinished {
+            loopTick.store(Self.monotonicNanoseconds(), ordering: .relaxed)
+            if connection == nil {
+                runDisconnected()
+            } else {
+                do {
+                    try runConnectedIteration()
+                } catch {
+                    tearDown(because: error)
+                }
+            }
+        }
+        loopTick.store(0, ordering: .relaxed)
+    }
+
+    private func runConnectedIteration() throws(AMQPError) {
+        for command in takeCommands() {
+            try handle(command)
+            if isFinished { return }
+        }
+        try flushAcks()
+        try repairChannels()
+        let framesRead = try readAvailableFrames(limit: 512)
+        guard framesRead == 0, inboxIsEmpty else { return }
+        waitForEvents(timeout: pollInterval)
+    }
+
+    private func runDisconnected() {
+        for command in takeCommands() {
+            handleWhileDisconnected(command)
+            if isFinished { return }
+        }
+        let now = ContinuousClock.now
+        guard now >= nextConnectAt else {
+            waitForEvents(timeout: min(nextConnectAt - now, .seconds(1)))
+            return
+        }
+        connectToNextEndpoints()
+    }
+
+    private var pollInterval: Duration {
+        let heartbeat = configuration.heartbeatSeconds
+        return heartbeat > 0 ? min(.milliseconds(heartbeat * 250), .seconds(1)) : .seconds(1)
+    }
+
+    private var inboxIsEmpty: Bool { inbox.withLock { $0.commands.isEmpty } }
+
+    private func takeCommands() -> [Command] {
+        inbox.withLock { inbox in
+            let commands = inbox.commands
+            inbox.commands.removeAll(keepingCapacity: true)
+            return commands
+        }
+    }
+
+    /// Sleeps until the socket is readable, a command arrives, or the timeout passes.
+    private func waitForEvents(timeout: Duration) {
+        var descriptors = [pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)]
+        if let connection {
+            let socket = amqp_get_sockfd(connection)
+            if socket >= 0 { descriptors.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
+        }
+        let milliseconds = Int32(clamping: max(0, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
+        _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+        if descriptors[0].revents & Int16(POLLIN) != 0 {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            while read(wakeReader, &buffer, buffer.count) > 0 {}
+        }
+    }
+
+    // MARK: - Commands
+
+    private func handle(_ command: Command) throws(AMQPError) {
+        switch command {
+        case .declare(let declaration, let reply):
+            do {
+                try declare(declaration)
+                topology.merge(declaration)
+                reply.resume()
+            } catch {
+                reply.resume(throwing: error)
+                if error.code == .connectionLost || error.code == .timeout { throw error }
+            }
+
+        case .publish(let message, let reply):
+            try publish(message, reply: reply)
+
+        case .consume(let queue, let prefetch, let stream, let reply):
+            let id = nextConsumerID
+            nextConsumerID += 1
+            consumers[id] = Consumer(id: id, queue: queue, prefetch: prefetch, stream: stream,
+                                     channel: Self.publishChannel + UInt16(id))
+            do {
+                try subscribe(consumerID: id)
+                reply.resume(returning: id)
+            } catch {
+                consumers[id] = nil
+                stream.finish()
+                reply.resume(throwing: error)
+                if error.code == .connectionLost || error.code == .timeout { throw error }
+            }
+
+        case .cancelConsumer(let id):
+            try cancel(consumerID: id)
+
+        case .settle(let consumerID, let generation, let deliveryTag, let settlement):
+            try settle(consumerID: consumerID, generation: generation, deliveryTag: deliveryTag, settlement)
+
+        case .queueOperation(let operation, let reply):
+            do {
+                reply.resume(returning: try perform(operation))
+            } catch {
+                reply.resume(throwing: error)
+                if error.code == .connectionLost || error.code == .timeout { throw error }
+            }
+
+        case .close(let done):
+            try? flushAcks()
+            closeConnection(replyText: "connection closed by the application")
+            finish()
+            done.resume()
+        }
+    }
+
+    private func handleWhileDisconnected(_ command: Command) {
+        let lost = AMQPError(code: .connectionLost, message: "not connected to the broker; recovery is in progress")
+        switch command {
+        case .declare(_, let reply): reply.resume(throwing: lost)
+        case .publish(_, let reply): reply.resume(throwing: lost)
+        case .queueOperation(_, let reply): reply.resume(throwing: lost)
+        case .consume(let queue, let prefetch, let stream, let reply):
+            // Subscribed when the connection is back, like every other consumer.
+            let id = nextConsumerID
+            nextConsumerID += 1
+            consumers[id] = Consumer(id: id, queue: queue, prefetch: prefetch, stream: stream,
+                                     channel: Self.publishChannel + UInt16(id))
+            reply.resume(returning: id)
+        case .cancelConsumer(let id):
+            consumers.removeValue(forKey: id)?.stream.finish()
+        case .settle:
+            statistics.recordStaleSettlement()
+        case .close(let done):
+            finish()
+            done.resume()
+        }
+    }
+
+    private func finish() {
+        isFinished = true
+        let remaining = inbox.withLock { inbox -> [Command] in
+            inbox.isFinished = true
+            let commands = inbox.commands
+            inbox.commands.removeAll()
+            return commands
+        }
+        let closed = AMQPError(code: .closed, message: "the connection was closed by the application")
+        for command in remaining {
+            switch command {
+            case .declare(_, let reply), .publish(_, let reply): reply.resume(throwing: closed)
+            case .consume(_, _, let stream, let reply):
+                stream.finish()
+                reply.resume(throwing: closed)
+            case .queueOperation(_, let reply): reply.resume(throwing: closed)
+            case .close(let done): done.resume()
+            case .cancelConsumer, .settle: break
+            }
+        }
+        for waiter in confirms.removeAll() { waiter.resume(throwing: closed) }
+        for (_, waiter) in publishesWhileBlocked { waiter.resume(throwing: closed) }
+        publishesWhileBlocked.removeAll()
+        for consumer in consumers.values { consumer.stream.finish() }
+        consumers.removeAll()
+        if let initialConnect {
+            self.initialConnect = nil
+            initialConnect.resume(throwing: closed)
+        }
+    }
+
+    // MARK: - Connecting and recovery
+
+    private func connectToNextEndpoints() {
+        var lastError: AMQPError?
+        for _ in configuration.endpoints.indices {
+            let endpoint = configuration.endpoints[endpointIndex % configuration.endpoints.count]
+            do {
+                try connect(to: endpoint)
+                try setUpChannelsAndTopology()
+                onConnected(to: endpoint)
+                return
+            } catch {
+                lastError = error
+                logger.warning("could not connect to the broker", metadata: [
+                    "endpoint": "\(endpoint)", "error": "\(error)",
+                ])
+                if connection != nil { discardConnection() }
+                endpointIndex += 1
+            }
+        }
+        let error = lastError ?? AMQPError(code: .connectionFailed, message: "no broker endpoint configured")
+        if let initialConnect {
+            self.initialConnect = nil
+            initialConnect.resume(throwing: error)
+            finish()
+            return
+        }
+        let delay = configuration.reconnectBackoff.delay(forAttempt: reconnectAttempt)
+        reconnectAttempt += 1
+        nextConnectAt = .now + delay
+        logger.info("retrying the broker connection", metadata: [
+            "attempt": "\(reconnectAttempt)", "delay_ms": "\(Int(delay.seconds * 1000))",
+        ])
+    }
+
+    private func onConnected(to endpoint: AMQPEndpoint) {
+        connected.store(true, ordering: .relaxed)
+        if let initialConnect {
+            self.initialConnect = nil
+            logger.info("connected to the broker", metadata: ["endpoint": "\(endpoint)"])
+            initialConnect.resume()
+        } else {
+            statistics.recordReconnect()
+            logger.notice("reconnected to the broker; topology re-declared and consumers resumed", metadata: [
+                "endpoint": "\(endpoint)", "attempts": "\(reconnectAttempt + 1)",
+            ])
+        }
+        reconnectAttempt = 0
+    }
+
+    private func connect(to endpoint: AMQPEndpoint) throws(AMQPError) {
+        guard let state = amqp_new_connection() else {
+            throw AMQPError(code: .protocolError, message: "librabbitmq could not allocate a connection")
+        }
+        connection = state
+        let socket = try makeSocket(for: endpoint, on: state)
+        var timeout = Self.makeTimeval(configuration.connectTimeout)
+        let opened = amqp_socket_open_noblock(socket, endpoint.host, Int32(endpoint.port), &timeout)
+        guard opened == AMQP_STATUS_OK.rawValue else { throw Self.openError(opened, endpoint: endpoint) }
+        socketDescriptor.store(amqp_get_sockfd(state), ordering: .relaxed)
+        _ = amqp_set_handshake_timeout(state, &timeout)
+        _ = amqp_set_rpc_timeout(state, &timeout)
+
+        defer { arena.reset() }
+        var clientProperties = arena.table(clientPropertiesTable(for: endpoint))
+        let heartbeat = Int32(endpoint.heartbeatSeconds ?? configuration.heartbeatSeconds)
+        let reply = crabbitmq_login_plain(state, endpoint.virtualHost, 0, Self.frameMax, heartbeat,
+                                          &clientProperties, endpoint.user, endpoint.password)
+        try Self.check(reply, doing: "log in to \(endpoint) as '\(endpoint.user)' on virtual host '\(endpoint.virtualHost)'",
+                       failureCode: .authenticationFailed)
+    }
+
+    private func makeSocket(for endpoint: AMQPEndpoint, on state: amqp_connection_state_t) throws(AMQPError) -> OpaquePointer {
+        guard endpoint.usesTLS else {
+            guard let socket = amqp_tcp_socket_new(state) else {
+                throw AMQPError(code: .protocolError, message: "librabbitmq could not create a TCP socket")
+            }
+            return socket
+        }
+        let tls = configuration.tls
+        guard let socket = amqp_ssl_socket_new(state) else {
+            throw AMQPError(code: .tls, message: "could not create a TLS socket (OpenSSL initialisation failed)")
+        }
+        guard amqp_ssl_socket_set_ssl_versions(socket, AMQP_TLSv1_2, AMQP_TLSvLATEST) == AMQP_STATUS_OK.rawValue else {
+            throw AMQPError(code: .tls, message: "this OpenSSL cannot do TLS 1.2 or later")
+        }
+        if let caFile = tls.caFile {
+            let status = amqp_ssl_socket_set_cacert(socket, caFile)
+            guard status == AMQP_STATUS_OK.rawValue else {
+                throw AMQPError(code: .tls, message: "cannot load the CA file '\(caFile)': \(Self.statusText(status))")
+            }
+        } else if let context = amqp_ssl_socket_get_context(socket) {
+            SSL_CTX_set_default_verify_paths(OpaquePointer(context))
+        }
+        if let certificateFile = tls.certificateFile {
+            guard let keyFile = tls.keyFile else {
+                throw AMQPError(code: .tls, message: "a client certificate needs its key file too")
+            }
+            let status = amqp_ssl_socket_set_key(socket, certificateFile, keyFile)
+            guard status == AMQP_STATUS_OK.rawValue else {
+                throw AMQPError(code: .tls, message: "cannot load the client certificate '\(certificateFile)' with key '\(keyFile)': \(Self.statusText(status))")
+            }
+        }
+        amqp_ssl_socket_set_verify_peer(socket, tls.verifyPeer ? 1 : 0)
+        amqp_ssl_socket_set_verify_hostname(socket, tls.verifyHostname ? 1 : 0)
+        return socket
+    }
+
+    /// Client properties; the capabilities make the broker send basic.cancel (rabbitmq-c #870),
+    /// connection.blocked, and a connection.close with a reason on authentication failure.
+    private func clientPropertiesTable(for endpoint: AMQPEndpoint) -> AMQPFieldTable {
+        [
+            "product": "checkout-worker",
+            "platform": "Swift on librabbitmq",
+            "connection_name": .string(endpoint.connectionName ?? configuration.connectionName),
+            "capabilities": .table([
+                "publisher_confirms": true,
+                "consumer_cancel_notify": true,
+                "basic.nack": true,
+                "connection.blocked": true,
+                "authentication_failure_close": true,
+                "exchange_exchange_bindings": true,
+            ]),
+        ]
+    }
+
+    private func setUpChannelsAndTopology() throws(AMQPError) {
+        openChannels.removeAll()
+        channelsToRepair.removeAll()
+        contents.removeAll()
+        isBlocked = false
+        try openChannel(Self.controlChannel)
+        try openPublishChannel()
+        try declare(topology)
+        for id in consumers.keys.sorted() {
+            consumers[id]?.isSubscribed = false
+            consumers[id]?.failedSubscriptions = 0
+            do {
+                try subscribe(consumerID: id)
+            } catch where error.code == .channelClosed {
+                logger.error("could not resume a consumer", metadata: ["queue": "\(consumers[id]?.queue ?? "")", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// Drops the connection after a failure: fails what was in flight, keeps consumers for recovery.
+    private func tearDown(because error: AMQPError) {
+        logger.warning("lost the broker connection; will recover", metadata: ["error": "\(error)"])
+        discardConnection()
+        let lost = AMQPError(code: .connectionLost, message: "the broker connection was lost before the broker confirmed: \(error.message)")
+        for waiter in confirms.removeAll() { waiter.resume(throwing: lost) }
+        for (_, waiter) in publishesWhileBlocked { waiter.resume(throwing: lost) }
+        publishesWhileBlocked.removeAll()
+        for id in consumers.keys {
+            consumers[id]?.isSubscribed = false
+            consumers[id]?.acks = AckCoalescer()
+            if consumers[id]?.isCancelled == true { consumers.removeValue(forKey: id)?.stream.finish() }
+        }
+        nextConnectAt = .now + configuration.reconnectBackoff.delay(forAttempt: 0)
+        reconnectAttempt = 1
+    }
+
+    private func discardConnection() {
+        connected.store(false, ordering: .relaxed)
+        socketDescriptor.store(-1, ordering: .relaxed)
+        if let connection { amqp_destroy_connection(connection) }
+        connection = nil
+        openChannels.removeAll()
+        contents.removeAll()
+        rpcWait = nil
+    }
+
+    private func closeConnection(replyText: String) {
+        guard let connection else { return }
+        defer { discardConnection() }
+        var close = amqp_connection_close_t()
+        close.reply_code = 200
+        close.reply_text = arena.bytes(replyText)
+        defer { arena.reset() }
+        guard amqp_send_method(connection, 0, Method.connectionClose, &close) == AMQP_STATUS_OK.rawValue else { return }
+        _ = try? awaitReply(on: 0, expecting: Method.connectionCloseOK, timeout: .seconds(2))
+        logger.info("closed the broker connection")
+    }
+
+    // MARK: - Channels
+
+    private func openChannel(_ channel: UInt16) throws(AMQPError) {
+        var open = amqp_channel_open_t()
+        _ = try rpc(channel, Method.channelOpen, &open, expecting: Method.channelOpenOK)
+        openChannels.insert(channel)
+        channelsToRepair.remove(channel)
+    }
+
+    private func openPublishChannel() throws(AMQPError) {
+        try openChannel(Self.publishChannel)
+        var select = amqp_confirm_select_t()
+        _ = try rpc(Self.publishChannel, Method.confirmSelect, &select, expecting: Method.confirmSelectOK)
+    }
+
+    private func ensureControlChannel() throws(AMQPError) {
+        if !openChannels.contains(Self.controlChannel) { try openChannel(Self.controlChannel) }
+    }
+
+    /// Reopens channels the broker closed, and resubscribes consumers whose backoff has passed.
+    private func repairChannels() throws(AMQPError) {
+        if channelsToRepair.contains(Self.publishChannel) {
+            do {
+                try openPublishChannel()
+                flushPublishesWhileBlocked()
+            } catch where error.code == .channelClosed {
+                logger.error("could not reopen the publishing channel", metadata: ["error": "\(error)"])
+            }
+        }
+        let now = ContinuousClock.now
+        for consumer in consumers.values where !consumer.isSubscribed && !consumer.isCancelled {
+            guard consumer.resubscribeAt.map({ $0 <= now }) ?? true else { continue }
+            do {
+                try subscribe(consumerID: consumer.id)
+            } catch where error.code == .channelClosed {
+                logger.error("could not resume a consumer", metadata: ["queue": "\(consumer.queue)", "error": "\(error)"])
+            }
+        }
+    }
+
+    private func handleChannelClose(_ channel: UInt16, code: Int, text: String) {
+        if let connection {
+            var closeOK = amqp_channel_close_ok_t()
+            _ = amqp_send_method(connection, channel, Method.channelCloseOK, &closeOK)
+        }
+        openChannels.remove(channel)
+        contents[channel] = nil
+        let error = AMQPError(code: .channelClosed, message: "the broker closed channel \(channel): \(text)", replyCode: code)
+        if rpcWait?.channel == channel { rpcWait?.error = error }
+        statistics.recordChannelClosedByBroker()
+        logger.warning("the broker closed a channel", metadata: ["channel": "\(channel)", "reply_code": "\(code)", "reply_text": "\(text)"])
+        if channel == Self.publishChannel {
+            channelsToRepair.insert(channel)
+            for waiter in confirms.removeAll() { waiter.resume(throwing: error) }
+        } else if let id = consumers.values.first(where: { $0.channel == channel })?.id {
+            unsubscribed(consumerID: id)
+        }
+    }
+
+    // MARK: - Declarations
+
+    private func declare(_ declaration: AMQPTopology) throws(AMQPError) {
+        try ensureControlChannel()
+        defer { arena.reset() }
+        for exchange in declaration.exchanges {
+            var method = amqp_exchange_declare_t()
+            method.exchange = arena.bytes(exchange.name)
+            method.type = arena.bytes(exchange.type)
+            method.durable = exchange.durable ? 1 : 0
+            method.auto_delete = exchange.autoDelete ? 1 : 0
+            method.arguments = arena.table(exchange.arguments)
+            _ = try rpc(Self.controlChannel, Method.exchangeDeclare, &method, expecting: Method.exchangeDeclareOK)
+        }
+        for queue in declaration.queues {
+            var method = amqp_queue_declare_t()
+            method.queue = arena.bytes(queue.name)
+            method.durable = queue.durable ? 1 : 0
+            method.exclusive = queue.exclusive ? 1 : 0
+            method.auto_delete = queue.autoDelete ? 1 : 0
+            method.arguments = arena.table(queue.arguments)
+            _ = try rpc(Self.controlChannel, Method.queueDeclare, &method, expecting: Method.queueDeclareOK)
+        }
+        for binding in declaration.bindings {
+            var method = amqp_queue_bind_t()
+            method.queue = arena.bytes(binding.queue)
+            method.exchange = arena.bytes(binding.exchange)
+            method.routing_key = arena.bytes(binding.routingKey)
+            method.arguments = arena.table(binding.arguments)
+            _ = try rpc(Self.controlChannel, Method.queueBind, &method, expecting: Method.queueBindOK)
+        }
+    }
+
+    private func perform(_ operation: QueueOperation) throws(AMQPError) -> UInt32 {
+        try ensureControlChannel()
+        defer { arena.reset() }
+        switch operation {
+        case .purge(let queue):
+            var method = amqp_queue_purge_t()
+            method.queue = arena.bytes(queue)
+            return try rpc(Self.controlChannel, Method.queuePurge, &method, expecting: Method.queuePurgeOK).count
+        case .deleteQueue(let queue):
+            var method = amqp_queue_delete_t()
+            method.queue = arena.bytes(queue)
+            return try rpc(Self.controlChannel, Method.queueDelete, &method, expecting: Method.queueDeleteOK).count
+        case .deleteExchange(let exchange):
+            var method = amqp_exchange_delete_t()
+            method.exchange = arena.bytes(exchange)
+            _ = try rpc(Self.controlChannel, Method.exchangeDelete, &method, expecting: Method.exchangeDeleteOK)
+            return 0
+        }
+    }
+
+    // MARK: - Consuming
+
+    private func subscribe(consumerID id: Int) throws(AMQPError) {
+        guard var consumer = consumers[id] else { return }
+        do {
+            if !openChannels.contains(consumer.channel) { try openChannel(consumer.channel) }
+            var qos = amqp_basic_qos_t()
+            qos.prefetch_count = consumer.prefetch
+            _ = try rpc(consumer.channel, Method.basicQos, &qos, expecting: Method.basicQosOK)
+            defer { arena.reset() }
+            var consume = amqp_basic_consume_t()
+            consume.queue = arena.bytes(consumer.queue)
+            consume.consumer_tag = arena.bytes("\(configuration.connectionName).\(id)")
+            _ = try rpc(consumer.channel, Method.basicConsume, &consume, expecting: Method.basicConsumeOK)
+        } catch {
+            if error.code == .channelClosed { scheduleResubscribe(consumerID: id) }
+            throw error
+        }
+        consumer.generation = nextChannelGeneration
+        nextChannelGeneration += 1
+        consumer.isSubscribed = true
+        consumer.failedSubscriptions = 0
+        consumer.resubscribeAt = nil
+        consumer.acks = AckCoalescer()
+        consumers[id] = consumer
+    }
+
+    private func unsubscribed(consumerID id: Int) {
+        guard consumers[id] != nil else { return }
+        consumers[id]?.isSubscribed = false
+        consumers[id]?.acks = AckCoalescer()
+        if consumers[id]?.isCancelled == true {
+            consumers.removeValue(forKey: id)?.stream.finish()
+        } else {
+            scheduleResubscribe(consumerID: id)
+        }
+    }
+
+    private func scheduleResubscribe(consumerID id: Int) {
+        guard let consumer = consumers[id] else { return }
+        let delay = configuration.reconnectBackoff.delay(forAttempt: consumer.failedSubscriptions)
+        consumers[id]?.failedSubscriptions += 1
+        consumers[id]?.resubscribeAt = .now + delay
+    }
+
+    /// Stops deliveries; the channel closes (returning what is unacked) once the in-flight ones are settled.
+    private func cancel(consumerID id: Int) throws(AMQPError) {
+        guard let consumer = consumers[id], !consumer.isCancelled else { return }
+        consumers[id]?.isCancelled = true
+        guard consumer.isSubscribed, let connection else {
+            consumers.removeValue(forKey: id)?.stream.finish()
+            return
+        }
+        defer { arena.reset() }
+        var method = amqp_basic_cancel_t()
+        method.consumer_tag = arena.bytes("\(configuration.connectionName).\(id)")
+        method.nowait = 1
+        try Self.check(amqp_send_method(connection, consumer.channel, Method.basicCancel, &method), doing: "cancel a consumer")
+        consumer.stream.finish()
+        try closeChannelIfDrained(consumerID: id)
+    }
+
+    private func closeChannelIfDrained(consumerID id: Int) throws(AMQPError) {
+        guard let consumer = consumers[id], consumer.isCancelled, consumer.acks.unsettledCount == 0, let connection else { return }
+        consumers[id] = nil
+        var close = amqp_channel_close_t()
+        close.reply_code = 200
+        try Self.check(amqp_send_method(connection, consumer.channel, Method.channelClose, &close), doing: "close a consumer's channel")
+        openChannels.remove(consumer.channel)
+    }
+
+    private func settle(consumerID: Int, generation: UInt64, deliveryTag: UInt64, _ settlement: AMQPSettlement) throws(AMQPError) {
+        guard let connection, var consumer = consumers[consumerID], consumer.generation == generation, consumer.isSubscribed else {
+            statistics.recordStaleSettlement()
+            logger.debug("ignored the settlement of a delivery from a closed channel", metadata: ["delivery_tag": "\(deliveryTag)"])
+            return
+        }
+        switch settlement {
+        case .ack:
+            if !consumer.acks.ack(deliveryTag) {
+                logger.warning("ignored a second settlement of a delivery", metadata: ["delivery_tag": "\(deliveryTag)"])
+            }
+            consumers[consumerID] = consumer
+            return
+        case .nack(let requeue):
+            guard consumer.acks.remove(deliveryTag) else { return }
+            consumers[consumerID] = consumer
+            try Self.check(amqp_basic_nack(connection, consumer.channel, deliveryTag, 0, requeue ? 1 : 0), doing: "nack a delivery")
+        case .reject(let requeue):
+            guard consumer.acks.remove(deliveryTag) else { return }
+            consumers[consumerID] = consumer
+            try Self.check(amqp_basic_reject(connection, consumer.channel, deliveryTag, requeue ? 1 : 0), doing: "reject a delivery")
+        }
+        try closeChannelIfDrained(consumerID: consumerID)
+    }
+
+    private func flushAcks() throws(AMQPError) {
+        guard let connection else { return }
+        for id in consumers.keys {
+            guard consumers[id]!.isSubscribed else { continue }
+            let acks = consumers[id]!.acks.drain()
+            guard !acks.isEmpty else { continue }
+            let channel = consumers[id]!.channel
+            for ack in acks {
+                try Self.check(amqp_basic_ack(connection, channel, ack.deliveryTag, ack.multiple ? 1 : 0), doing: "ack deliveries")
+            }
+            statistics.recordAckFrames(acks.count)
+            try closeChannelIfDrained(consumerID: id)
+        }
+    }
+
+    // MARK: - Publishing
+
+    private func publish(_ message: AMQPMessage, reply: Reply<Void>) throws(AMQPError) {
+        guard !isBlocked else {
+            publishesWhileBlocked.append((message, reply))
+            return
+        }
+        guard let connection, openChannels.contains(Self.publishChannel) else {
+            reply.resume(throwing: AMQPError(code: .channelClosed, message: "the publishing channel is being reopened"))
+            return
+        }
+        defer { arena.reset() }
+        var properties = arena.properties(message.properties)
+        let status = message.body.withUnsafeBytes { body in
+            amqp_basic_publish(connection, Self.publishChannel, arena.bytes(message.exchange), arena.bytes(message.routingKey),
+                               message.mandatory ? 1 : 0, 0, &properties,
+                               amqp_bytes_t(len: body.count, bytes: UnsafeMutableRawPointer(mutating: body.baseAddress)))
+        }
+        guard status == AMQP_STATUS_OK.rawValue else {
+            let error = AMQPError(code: .connectionLost, message: "publishing failed: \(Self.statusText(status))")
+            reply.resume(throwing: error)
+            throw error
+        }
+        let returnKey = message.mandatory
+            ? PublisherConfirmTracker<Reply<Void>>.ReturnKey(exchange: message.exchange, routingKey: message.routingKey,
+                                                              messageID: message.properties.messageID, body: message.body)
+            : nil
+        confirms.published(reply, returnKey: returnKey)
+        statistics.recordPublish()
+    }
+
+    private func flushPublishesWhileBlocked() {
+        let waiting = publishesWhileBlocked
+        publishesWhileBlocked.removeAll()
+        for (message, reply) in waiting { submit(.publish(message, reply)) }
+    }
+
+    // MARK: - Reading frames
+
+    /// Handles every frame that can be read without waiting; returns how many there were.
+    private func readAvailableFrames(limit: Int) throws(AMQPError) -> Int {
+        guard let connection else { return 0 }
+        var frame = amqp_frame_t()
+        var noWait = timeval(tv_sec: 0, tv_usec: 0)
+        var count = 0
+        while count < limit {
+            let status = amqp_simple_wait_frame_noblock(connection, &frame, &noWait)
+            if status == AMQP_STATUS_TIMEOUT.rawValue { break }
+            guard status == AMQP_STATUS_OK.rawValue else {
+                throw AMQPError(code: .connectionLost, message: Self.statusText(status))
+            }
+            count += 1
+            try handle(frame)
+            if self.connection != nil { amqp_maybe_release_buffers_on_channel(connection, frame.channel) }
+        }
+        return count
+    }
+
+    private func handle(_ frame: amqp_frame_t) throws(AMQPError) {
+        let channel = frame.channel
+        switch Int32(frame.frame_type) {
+        case AMQP_FRAME_METHOD:
+            try handleMethod(frame.payload.method, on: channel)
+        case AMQP_FRAME_HEADER:
+            guard var content = contents[channel] else { return }
+            if let decoded = frame.payload.properties.decoded {
+                content.properties = AMQPCDecoding.properties(decoded.assumingMemoryBound(to: amqp_basic_properties_t.self).pointee)
+            }
+            content.bodySize = Int(frame.payload.properties.body_size)
+            content.body.reserveCapacity(content.bodySize ?? 0)
+            try store(content, on: channel)
+        case AMQP_FRAME_BODY:
+            guard var content = contents[channel] else { return }
+            let fragment = frame.payload.body_fragment
+            if fragment.len > 0, let bytes = fragment.bytes {
+                content.body.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: fragment.len))
+            }
+            try store(content, on: channel)
+        default:
+            break
+        }
+    }
+
+    private func store(_ content: ContentInProgress, on channel: UInt16) throws(AMQPError) {
+        guard let size = content.bodySize, content.body.count >= size else {
+            contents[channel] = content
+            return
+        }
+        contents[channel] = nil
+        switch content.kind {
+        case .delivery(let deliveryTag, let redelivered, let exchange, let routingKey):
+            try deliver(AMQPMessage(exchange: exchange, routingKey: routingKey, properties: content.properties, body: content.body),
+                        deliveryTag: deliveryTag, redelivered: redelivered, on: channel)
+        case .returned(let replyCode, let replyText, let exchange, let routingKey):
+            confirms.returned(.init(exchange: exchange, routingKey: routingKey, messageID: content.properties.messageID, body: content.body),
+                              replyCode: replyCode, replyText: replyText)
+        }
+    }
+
+    private func deliver(_ message: AMQPMessage, deliveryTag: UInt64, redelivered: Bool, on channel: UInt16) throws(AMQPError) {
+        guard let id = consumers.values.first(where: { $0.channel == channel && $0.isSubscribed })?.id, let connection else { return }
+        let consumer = consumers[id]!
+        let delivery = AMQPDelivery(exchange: message.exchange, routingKey: message.routingKey, properties: message.properties,
+                                    body: message.body, redelivered: redelivered, deliveryTag: deliveryTag,
+                                    consumerID: id, channelGeneration: consumer.generation, settler: self)
+        if !consumer.isCancelled, case .enqueued = consumer.stream.yield(delivery) {
+            consumers[id]!.acks.received(deliveryTag)
+            statistics.recordDelivery()
+            return
+        }
+        // Nobody will settle it: hand it back at once so it is not stuck until the connection closes.
+        try Self.check(amqp_basic_reject(connection, channel, deliveryTag, 1), doing: "return a delivery nobody consumes")
+    }
+
+    private func handleMethod(_ method: amqp_method_t, on channel: UInt16) throws(AMQPError) {
+        if let wait = rpcWait, wait.channel == channel, wait.expected == method.id {
+            rpcWait?.result = Self.rpcResult(method)
+            return
+        }
+        switch method.id {
+        case Method.basicDeliver:
+            let deliver = method.decoded.assumingMemoryBound(to: amqp_basic_deliver_t.self).pointee
+            contents[channel] = ContentInProgress(kind: .delivery(
+                deliveryTag: deliver.delivery_tag, redelivered: deliver.redelivered != 0,
+                exchange: AMQPCDecoding.string(deliver.exchange), routingKey: AMQPCDecoding.string(deliver.routing_key)))
+        case Method.basicReturn:
+            let returned = method.decoded.assumingMemoryBound(to: amqp_basic_return_t.self).pointee
+            contents[channel] = ContentInProgress(kind: .returned(
+                replyCode: Int(returned.reply_code), replyText: AMQPCDecoding.string(returned.reply_text),
+                exchange: AMQPCDecoding.string(returned.exchange), routingKey: AMQPCDecoding.string(returned.routing_key)))
+        case Method.basicAck where channel == Self.publishChannel:
+            let ack = method.decoded.assumingMemoryBound(to: amqp_basic_ack_t.self).pointee
+            resolveConfirms(ack.delivery_tag, multiple: ack.multiple != 0, nacked: false)
+        case Method.basicNack where channel == Self.publishChannel:
+            let nack = method.decoded.assumingMemoryBound(to: amqp_basic_nack_t.self).pointee
+            resolveConfirms(nack.delivery_tag, multiple: nack.multiple != 0, nacked: true)
+        case Method.basicCancel:
+            if let id = consumers.values.first(where: { $0.channel == channel })?.id {
+                logger.warning("the broker cancelled a consumer (queue deleted or moved); resubscribing", metadata: [
+                    "queue": "\(consumers[id]!.queue)",
+                ])
+                unsubscribed(consumerID: id)
+            }
+        case Method.channelClose:
+            let close = method.decoded.assumingMemoryBound(to: amqp_channel_close_t.self).pointee
+            handleChannelClose(channel, code: Int(close.reply_code), text: AMQPCDecoding.string(close.reply_text))
+        case Method.connectionClose:
+            let close = method.decoded.assumingMemoryBound(to: amqp_connection_close_t.self).pointee
+            if let connection {
+                var closeOK = amqp_connection_close_ok_t()
+                _ = amqp_send_method(connection, 0, Method.connectionCloseOK, &closeOK)
+            }
+            throw AMQPError(code: .connectionLost, message: "the broker closed the connection: \(AMQPCDecoding.string(close.reply_text))",
+                            replyCode: Int(close.reply_code))
+        case Method.connectionBlocked:
+            let blocked = method.decoded.assumingMemoryBound(to: amqp_connection_blocked_t.self).pointee
+            isBlocked = true
+            logger.warning("the broker blocked publishing; publishes wait", metadata: ["reason": "\(AMQPCDecoding.string(blocked.reason))"])
+        case Method.connectionUnblocked:
+            isBlocked = false
+            logger.notice("the broker unblocked publishing", metadata: ["waiting_publishes": "\(publishesWhileBlocked.count)"])
+            flushPublishesWhileBlocked()
+        default:
+            break
+        }
+    }
+
+    private func resolveConfirms(_ deliveryTag: UInt64, multiple: Bool, nacked: Bool) {
+        for (waiter, outcome) in confirms.resolve(deliveryTag: deliveryTag, multiple: multiple, nacked: nacked) {
+            switch outcome {
+            case .confirmed:
+                waiter.resume()
+            case .nacked:
+                waiter.resume(throwing: AMQPError(code: .publishNacked, message: "the broker nacked the message (an internal error in the broker); publish it again"))
+            case .returned(let replyCode, let replyText):
+                waiter.resume(throwing: AMQPError(code: .unroutable, message: "the message matched no queue: \(replyText)", replyCode: replyCode))
+            }
+        }
+    }
+
+    // MARK: - Synchronous methods
+
+    /// Sends a method and handles frames until its reply arrives on the same channel.
+    private func rpc(_ channel: UInt16, _ method: UInt32, _ arguments: UnsafeMutableRawPointer, expecting reply: UInt32) throws(AMQPError) -> RPCResult {
+        guard let connection else { throw AMQPError(code: .connectionLost, message: "not connected") }
+        try Self.check(amqp_send_method(connection, channel, method, arguments), doing: "send a method to the broker")
+        return try awaitReply(on: channel, expecting: reply, timeout: Self.rpcTimeout)
+    }
+
+    @discardableResult
+    private func awaitReply(on channel: UInt16, expecting reply: UInt32, timeout: Duration) throws(AMQPError) -> RPCResult {
+        rpcWait = RPCWait(channel: channel, expected: reply)
+        defer { rpcWait = nil }
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            loopTick.store(Self.monotonicNanoseconds(), ordering: .relaxed)
+            _ = try readAvailableFrames(limit: .max)
+            if let error = rpcWait?.error { throw error }
+            if let result = rpcWait?.result { return result }
+            guard connection != nil else { throw AMQPError(code: .connectionLost, message: "the connection closed during a request") }
+            let now = ContinuousClock.now
+            guard now < deadline else {
+                throw AMQPError(code: .timeout, message: "the broker did not answer within \(timeout)")
+            }
+            waitForEvents(timeout: min(deadline - now, pollInterval))
+        }
+    }
+
+    private static func rpcResult(_ method: amqp_method_t) -> RPCResult {
+        switch method.id {
+        case Method.queueDeclareOK:
+            .messageCount(method.decoded.assumingMemoryBound(to: amqp_queue_declare_ok_t.self).pointee.message_count)
+        case Method.queuePurgeOK:
+            .messageCount(method.decoded.assumingMemoryBound(to: amqp_queue_purge_ok_t.self).pointee.message_count)
+        case Method.queueDeleteOK:
+            .messageCount(method.decoded.assumingMemoryBound(to: amqp_queue_delete_ok_t.self).pointee.message_count)
+        case Method.basicConsumeOK:
+            .consumerTag(AMQPCDecoding.string(method.decoded.assumingMemoryBound(to: amqp_basic_consume_ok_t.self).pointee.consumer_tag))
+        default:
+            .ok
+        }
+    }
+
+    // MARK: - Watchdog
+
+    /// Shuts the socket down when the loop has been stuck in one C call for too long, so that the call
+    /// returns with an error and the connection is recovered instead of hanging forever.
+    private func watch() {
+        let limit = UInt64(max(configuration.connectTimeout.seconds * 2, Double(configuration.heartbeatSeconds) * 2, 20) * 1e9)
+        while inbox.withLock({ !$0.isFinished }) {
+            Thread.sleep(forTimeInterval: 1)
+            let tick = loopTick.load(ordering: .relaxed)
+            guard tick != 0, Self.monotonicNanoseconds() - tick > limit else { continue }
+            let socket = socketDescriptor.exchange(-1, ordering: .relaxed)
+            guard socket >= 0 else { continue }
+            logger.error("the broker connection stalled inside librabbitmq; shutting its socket down to recover")
+            _ = shutdown(socket, Int32(SHUT_RDWR))
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func check(_ status: Int32, doing action: String) throws(AMQPError) {
+        guard status != AMQP_STATUS_OK.rawValue else { return }
+        throw AMQPError(code: .connectionLost, message: "could not \(action): \(statusText(status))")
+    }
+
+    private static func check(_ reply: amqp_rpc_reply_t, doing action: String, failureCode: AMQPError.Code) throws(AMQPError) {
+        switch reply.reply_type {
+        case AMQP_RESPONSE_NORMAL:
+            return
+        case AMQP_RESPONSE_SERVER_EXCEPTION where reply.reply.id == Method.connectionClose:
+            let close = reply.reply.decoded.assumingMemoryBound(to: amqp_connection_close_t.self).pointee
+            throw AMQPError(code: failureCode, message: "could not \(action): \(AMQPCDecoding.string(close.reply_text))",
+                            replyCode: Int(close.reply_code))
+        case AMQP_RESPONSE_LIBRARY_EXCEPTION:
+            throw AMQPError(code: .connectionFailed, message: "could not \(action): \(statusText(reply.library_error))")
+        default:
+            throw AMQPError(code: .connectionFailed, message: "could not \(action): the broker closed the connection")
+        }
+    }
+
+    private static func openError(_ status: Int32, endpoint: AMQPEndpoint) -> AMQPError {
+        let text = statusText(status)
+        switch status {
+        case AMQP_STATUS_SSL_PEER_VERIFY_FAILED.rawValue:
+            return AMQPError(code: .tls, message: "the certificate of \(endpoint.host):\(endpoint.port) is not signed by a trusted CA (set the CA file): \(text)")
+        case AMQP_STATUS_SSL_HOSTNAME_VERIFY_FAILED.rawValue:
+            return AMQPError(code: .tls, message: "the certificate of \(endpoint.host):\(endpoint.port) is not issued for host '\(endpoint.host)': \(text)")
+        case AMQP_STATUS_SSL_CONNECTION_FAILED.rawValue, AMQP_STATUS_SSL_ERROR.rawValue:
+            return AMQPError(code: .tls, message: "the TLS handshake with \(endpoint.host):\(endpoint.port) failed: \(text)")
+        default:
+            return AMQPError(code: .connectionFailed, message: "could not connect to \(endpoint.host):\(endpoint.port): \(text)")
+        }
+    }
+
+    private static func statusText(_ status: Int32) -> String {
+        String(cString: amqp_error_string2(status))
+    }
+
+    private static func makeTimeval(_ duration: Duration) -> timeval {
+        let parts = duration.components
+        return timeval(tv_sec: Int(parts.seconds), tv_usec: Int(parts.attoseconds / 1_000_000_000_000))
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+}
+
+/// AMQP 0-9-1 method ids (class << 16 | method); librabbitmq defines them as casts Swift cannot import.
+private enum Method {
+    static let connectionClose: UInt32 = 0x000A_0032
+    static let connectionCloseOK: UInt32 = 0x000A_0033
+    static let connectionBlocked: UInt32 = 0x000A_003C
+    static let connectionUnblocked: UInt32 = 0x000A_003D
+    static let channelOpen: UInt32 = 0x0014_000A
+    static let channelOpenOK: UInt32 = 0x0014_000B
+    static let channelClose: UInt32 = 0x0014_0028
+    static let channelCloseOK: UInt32 = 0x0014_0029
+    static let exchangeDeclare: UInt32 = 0x0028_000A
+    static let exchangeDeclareOK: UInt32 = 0x0028_000B
+    static let exchangeDelete: UInt32 = 0x0028_0014
+    static let exchangeDeleteOK: UInt32 = 0x0028_0015
+    static let queueDeclare: UInt32 = 0x0032_000A
+    static let queueDeclareOK: UInt32 = 0x0032_000B
+    static let queueBind: UInt32 = 0x0032_0014
+    static let queueBindOK: UInt32 = 0x0032_0015
+    static let queuePurge: UInt32 = 0x0032_001E
+    static let queuePurgeOK: UInt32 = 0x0032_001F
+    static let queueDelete: UInt32 = 0x0032_0028
+    static let queueDeleteOK: UInt32 = 0x0032_0029
+    static let basicQos: UInt32 = 0x003C_000A
+    static let basicQosOK: UInt32 = 0x003C_000B
+    static let basicConsume: UInt32 = 0x003C_0014
+    static let basicConsumeOK: UInt32 = 0x003C_0015
+    static let basicCancel: UInt32 = 0x003C_001E
+    static let basicReturn: UInt32 = 0x003C_0032
+    static let basicDeliver: UInt32 = 0x003C_003C
+    static let basicAck: UInt32 = 0x003C_0050
+    static let basicNack: UInt32 = 0x003C_0078
+    static let confirmSelect: UInt32 = 0x0055_000A
+    static let confirmSelectOK: UInt32 = 0x0055_000B
+}
+
+extension AMQPTopology {
+    /// Adds what `other` declares, so that recovery re-declares everything declared so far, once.
+    mutating func merge(_ other: AMQPTopology) {
+        for exchange in other.exchanges where !exchanges.contains(exchange) { exchanges.append(exchange) }
+        for queue in other.queues where !queues.contains(queue) { queues.append(queue) }
+        for binding in other.bindings where !bindings.contains(binding) { bindings.append(binding) }
+    }
+}
+
+extension AMQPConnectionDriver.RPCResult {
+    var count: UInt32 {
+        if case .messageCount(let count) = self { return count }
+        return 0
+    }
+}

@@ -1,0 +1,31 @@
+import Synchronization
+
+/// Counters of what a connection did, for metrics and for tests that check recovery behaviour.
+public final class AMQPConnectionStatistics: Sendable {
+    private let reconnectCount = Atomic<Int>(0)
+    private let staleSettlementCount = Atomic<Int>(0)
+    private let publishCount = Atomic<Int>(0)
+    private let deliveryCount = Atomic<Int>(0)
+    private let ackFrameCount = Atomic<Int>(0)
+    private let channelCloseCount = Atomic<Int>(0)
+
+    init() {}
+
+    /// Times the connection was recovered after a loss.
+    public var reconnects: Int { reconnectCount.load(ordering: .relaxed) }
+    /// Settlements dropped because their delivery came on a channel that no longer exists.
+    public var staleSettlements: Int { staleSettlementCount.load(ordering: .relaxed) }
+    public var publishes: Int { publishCount.load(ordering: .relaxed) }
+    public var deliveries: Int { deliveryCount.load(ordering: .relaxed) }
+    /// basic.ack frames sent; fewer than deliveries acked when acks were coalesced.
+    public var ackFrames: Int { ackFrameCount.load(ordering: .relaxed) }
+    /// Channels the broker closed with an error (a failed declare, an unknown delivery tag, ...).
+    public var channelsClosedByBroker: Int { channelCloseCount.load(ordering: .relaxed) }
+
+    func recordReconnect() { reconnectCount.add(1, ordering: .relaxed) }
+    func recordStaleSettlement() { staleSettlementCount.add(1, ordering: .relaxed) }
+    func recordPublish() { publishCount.add(1, ordering: .relaxed) }
+    func recordDelivery() { deliveryCount.add(1, ordering: .relaxed) }
+    func recordAckFrames(_ count: Int) { ackFrameCount.add(count, ordering: .relaxed) }
+    func recordChannelClosedByBroker() { channelCloseCount.add(1, ordering: .relaxed) }
+}
