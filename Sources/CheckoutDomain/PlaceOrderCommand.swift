@@ -1,0 +1,24 @@
+/// A ``PlaceOrderRequest`` that passed every rule of form.
+struct PlaceOrderCommand: Sendable {
+    let id: CommandID
+    let cartID: CartID
+    let customerID: CustomerID
+    let cartVersion: Int
+    let expectedTotal: Money
+    let paymentToken: PaymentToken
+
+    init(validating request: PlaceOrderRequest) throws(InvalidRequest) {
+        var invalid = InvalidRequest()
+        let id = invalid.check("message_id", try CommandID(request.commandID))
+        let cartID = invalid.check("cartId", try CartID(request.cartID))
+        let customerID = invalid.check("customerId", try CustomerID(request.customerID))
+        let currency = invalid.check("currency", try CurrencyCode(request.currency))
+        guard let id, let cartID, let customerID, let currency else { throw invalid }
+        self.id = id
+        self.cartID = cartID
+        self.customerID = customerID
+        cartVersion = request.cartVersion
+        expectedTotal = Money(minorUnits: request.expectedTotal, currency: currency)
+        paymentToken = PaymentToken(request.paymentToken)
+    }
+}

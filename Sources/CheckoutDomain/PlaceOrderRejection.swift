@@ -1,0 +1,42 @@
+/// A rejected `order.place`: the body of `order.rejected`, plus the refund an `order-failed` owes.
+public struct PlaceOrderRejection: Hashable, Codable, Sendable {
+    /// The `cartId` as the client sent it; it may break the identifier rule when the reason is `invalid-request`.
+    public let cartID: String
+    public let reason: PlaceOrderRejectionReason
+    /// For people: what was wrong, naming every violation of form.
+    public let message: String
+    /// The re-priced total, given with `price-changed`.
+    public let newTotal: Money?
+    /// The lines that cannot be sold, given with `out-of-stock`.
+    public let skus: [SKU]?
+    /// The processor's code, given with `payment-declined`.
+    public let declineCode: DeclineCode?
+    /// The charge an `order-failed` gave back. Reporting this rejection, first or as a replay,
+    /// refunds it again (refunds are idempotent), so a refund lost to a crash is made on redelivery.
+    public let refundedPayment: Payment?
+
+    public init(
+        cartID: String,
+        reason: PlaceOrderRejectionReason,
+        message: String,
+        newTotal: Money? = nil,
+        skus: [SKU]? = nil,
+        declineCode: DeclineCode? = nil,
+        refundedPayment: Payment? = nil
+    ) {
+        self.cartID = cartID
+        self.reason = reason
+        self.message = message
+        self.newTotal = newTotal
+        self.skus = skus
+        self.declineCode = declineCode
+        self.refundedPayment = refundedPayment
+    }
+
+    /// The rejection the messaging layer reports once `error` outlasted every retry:
+    /// `payment-unavailable` when the payment processor failed, `unavailable` otherwise.
+    public static func unavailable(cartID: String, after error: RetryableError) -> PlaceOrderRejection {
+        let reason: PlaceOrderRejectionReason = error.code == .paymentProcessorUnavailable ? .paymentUnavailable : .unavailable
+        return PlaceOrderRejection(cartID: cartID, reason: reason, message: "the order could not be placed: \(error)")
+    }
+}

@@ -1,0 +1,24 @@
+/// Why an `order.place` was rejected; the raw values are the contract's `reason` strings.
+public enum PlaceOrderRejectionReason: String, Hashable, Codable, Sendable, CaseIterable {
+    /// A rule of form is broken, or today's prices overflow the total.
+    case invalidRequest = "invalid-request"
+    case cartNotFound = "cart-not-found"
+    /// The cart belongs to another customer.
+    case forbidden
+    /// An order was already placed from the cart.
+    case cartCheckedOut = "cart-checked-out"
+    case cartEmpty = "cart-empty"
+    /// The cart is not at the `cartVersion` the client ordered from.
+    case cartChanged = "cart-changed"
+    /// Re-priced with today's catalog, the total is not `expectedTotal` (or not in its currency).
+    case priceChanged = "price-changed"
+    /// A line is not in stock, or its product is no longer on sale.
+    case outOfStock = "out-of-stock"
+    case paymentDeclined = "payment-declined"
+    /// The charge succeeded but the order could not be stored; the charge was refunded.
+    case orderFailed = "order-failed"
+    /// A dependency other than the payment processor kept failing until retries ran out.
+    case unavailable
+    /// The payment processor kept failing until retries ran out.
+    case paymentUnavailable = "payment-unavailable"
+}

@@ -1,0 +1,192 @@
+public import Foundation
+
+/// Turns a customer's synced cart into a paid order.
+///
+/// Checks, in the contract's order, each failure rejecting with nothing charged: the rules of form
+/// (`invalid-request`), that the cart exists (`cart-not-found`), is the customer's (`forbidden`),
+/// is not checked out (`cart-checked-out`), has lines (`cart-empty`) and is at `cartVersion`
+/// (`cart-changed`); that re-priced with today's catalog the total is `expectedTotal` in its currency
+/// (`price-changed`, with the new total), and that every line is on sale and in stock (`out-of-stock`).
+/// Then it charges the total with the command id as idempotency key (`payment-declined`) and stores
+/// the order, stock and checkout in one unit; if that fails after the charge, the charge is refunded
+/// (`order-failed`).
+///
+/// A command is handled once: it is claimed in ``ProcessedCommands`` first, and its outcome is
+/// stored there (with the order, in one unit), so a repeat reports the stored outcome and charges
+/// nothing. A retry after a transient failure charges again with the same idempotency key,
+/// which the processor answers with the first charge. Rejections of form are not stored.
+public struct PlaceOrderUseCase: PlaceOrder {
+    private let carts: any CartRepository
+    private let catalog: any ProductCatalog
+    private let orders: any OrderRepository
+    private let payments: any PaymentProcessor
+    private let processedCommands: any ProcessedCommands<PlaceOrderOutcome>
+    private let output: any PlaceOrderUseCaseOutput
+    private let now: @Sendable () -> Date
+    private let claimLease: TimeInterval
+
+    /// - Parameter claimLease: Seconds a claim keeps other workers off the command: longer than an order
+    ///   can take with the payment processor's timeouts, short enough that a crashed worker's command is soon taken over.
+    public init(
+        carts: any CartRepository,
+        catalog: any ProductCatalog,
+        orders: any OrderRepository,
+        payments: any PaymentProcessor,
+        processedCommands: any ProcessedCommands<PlaceOrderOutcome>,
+        output: any PlaceOrderUseCaseOutput,
+        now: @escaping @Sendable () -> Date,
+        claimLease: TimeInterval = 120
+    ) {
+        self.carts = carts
+        self.catalog = catalog
+        self.orders = orders
+        self.payments = payments
+        self.processedCommands = processedCommands
+        self.output = output
+        self.now = now
+        self.claimLease = claimLease
+    }
+
+    public func execute(_ request: PlaceOrderRequest) async throws {
+        let command: PlaceOrderCommand
+        do {
+            command = try PlaceOrderCommand(validating: request)
+        } catch {
+            return try await output.didReject(PlaceOrderRejection(cartID: request.cartID, reason: .invalidRequest, message: error.message))
+        }
+        let now = now()
+        switch try await processedCommands.claim(command.id, at: now, leaseUntil: now.addingTimeInterval(claimLease)) {
+        case .completed(let outcome):
+            try await report(outcome)
+        case .inProgress(let until):
+            throw RetryableError(code: .commandInProgress, context: "command \(command.id) is claimed until \(until)")
+        case .claimed:
+            let outcome: PlaceOrderOutcome
+            do {
+                outcome = try await place(command, at: now)
+            } catch {
+                try? await processedCommands.release(command.id)
+                throw error
+            }
+            try await report(outcome)
+        }
+    }
+
+    private func place(_ command: PlaceOrderCommand, at now: Date) async throws -> PlaceOrderOutcome {
+        guard let cart = try await carts.cart(command.cartID) else {
+            return try await reject(command, .cartNotFound, "cart \(command.cartID) does not exist")
+        }
+        guard cart.customerID == command.customerID else {
+            return try await reject(command, .forbidden, "cart \(command.cartID) belongs to another customer")
+        }
+        guard !cart.isCheckedOut else {
+            return try await reject(command, .cartCheckedOut, "an order was already placed from cart \(command.cartID)")
+        }
+        guard !cart.lines.isEmpty else {
+            return try await reject(command, .cartEmpty, "cart \(command.cartID) has no lines")
+        }
+        guard cart.version == command.cartVersion else {
+            return try await reject(command, .cartChanged, "cart \(command.cartID) is at version \(cart.version), not \(command.cartVersion)")
+        }
+        let products = try await catalog.products(Set(cart.lines.map(\.sku)))
+        let lines: [CartLine]
+        let total: Money
+        do {
+            lines = try Self.reprice(cart.lines, with: products)
+            total = try CartLine.total(of: lines, in: cart.currency)
+        } catch {
+            return try await reject(command, .invalidRequest, "invalid request: the order's total cannot be computed (\(error))")
+        }
+        guard total == command.expectedTotal else {
+            return try await reject(command, .priceChanged, "the total is now \(total), not \(command.expectedTotal)", newTotal: total)
+        }
+        let unavailable = lines.filter { line in
+            guard let product = products[line.sku], product.price.currency == cart.currency else { return true }
+            return !product.isActive || product.stock < line.quantity
+        }
+        guard unavailable.isEmpty else {
+            let skus = unavailable.map(\.sku)
+            return try await reject(command, .outOfStock, "not in stock: \(skus.map(\.rawValue).joined(separator: ", "))", skus: skus)
+        }
+        switch try await payments.charge(total, with: command.paymentToken, idempotencyKey: command.id) {
+        case .declined(let code):
+            return try await reject(command, .paymentDeclined, "the payment was declined: \(code)", declineCode: code)
+        case .approved(let payment):
+            let order = Order(
+                id: OrderID(placedBy: command.id),
+                cartID: cart.id,
+                customerID: cart.customerID,
+                lines: lines,
+                total: total,
+                payment: payment,
+                placedAt: now
+            )
+            return try await store(order, from: cart, for: command)
+        }
+    }
+
+    /// Today's price for every line whose product is still sold in the cart's currency; the others
+    /// keep their price, and the stock check rejects them.
+    private static func reprice(_ lines: [CartLine], with products: [SKU: Product]) throws(MoneyError) -> [CartLine] {
+        var repriced: [CartLine] = []
+        for line in lines {
+            guard let product = products[line.sku], product.price.currency == line.unitPrice.currency else {
+                repriced.append(line)
+                continue
+            }
+            repriced.append(try CartLine(sku: line.sku, quantity: line.quantity, unitPrice: product.price))
+        }
+        return repriced
+    }
+
+    /// Stores the paid order; if that cannot be done, records `order-failed` with the payment to refund.
+    private func store(_ order: Order, from cart: Cart, for command: PlaceOrderCommand) async throws -> PlaceOrderOutcome {
+        let failure: String
+        switch try await orders.place(order, fromCartVersion: cart.version, recording: .placed(order: order), for: command.id) {
+        case .placed:
+            return .placed(order: order)
+        case .commandAlreadyHandled(let outcome):
+            return outcome
+        case .outOfStock(let skus):
+            failure = "stock of \(skus.map(\.rawValue).joined(separator: ", ")) ran out while paying"
+        case .cartChanged:
+            failure = "cart \(command.cartID) changed while paying"
+        }
+        return try await reject(command, .orderFailed, "the order could not be stored: \(failure); the payment was refunded", refund: order.payment)
+    }
+
+    private func reject(
+        _ command: PlaceOrderCommand,
+        _ reason: PlaceOrderRejectionReason,
+        _ message: String,
+        newTotal: Money? = nil,
+        skus: [SKU]? = nil,
+        declineCode: DeclineCode? = nil,
+        refund: Payment? = nil
+    ) async throws -> PlaceOrderOutcome {
+        let rejection = PlaceOrderRejection(
+            cartID: command.cartID.rawValue,
+            reason: reason,
+            message: message,
+            newTotal: newTotal,
+            skus: skus,
+            declineCode: declineCode,
+            refundedPayment: refund
+        )
+        return try await processedCommands.record(.rejected(rejection: rejection), for: command.id)
+    }
+
+    /// Refunds first when the outcome owes a refund: the outcome is recorded before the refund is
+    /// made, so a crash or a processor outage in between is mended by the redelivery's replay.
+    private func report(_ outcome: PlaceOrderOutcome) async throws {
+        switch outcome {
+        case .placed(let order):
+            try await output.didPlace(order)
+        case .rejected(let rejection):
+            if let payment = rejection.refundedPayment {
+                try await payments.refund(payment)
+            }
+            try await output.didReject(rejection)
+        }
+    }
+}

@@ -1,0 +1,26 @@
+public import Foundation
+
+/// The outcomes of handled commands by command id, and the claims of commands being handled.
+///
+/// It is what makes a command's effect happen once: a redelivery or a re-published command finds
+/// the stored outcome and reports it again. An implementation keeps one table per `Outcome` type
+/// (or a column telling them apart), in the database that stores carts and orders, because
+/// ``CartRepository`` and ``OrderRepository`` record outcomes in their own transactions.
+public protocol ProcessedCommands<Outcome>: Sendable {
+    associatedtype Outcome: Codable & Sendable & Equatable
+
+    /// Atomically takes the command for this worker until `leaseUntil`.
+    ///
+    /// Returns ``CommandClaim/completed(_:)`` if an outcome is recorded, ``CommandClaim/inProgress(until:)``
+    /// if another claim ends after `now`, and otherwise records the claim (taking over an expired one:
+    /// its worker crashed) and returns ``CommandClaim/claimed``. Two concurrent calls never both get `.claimed`.
+    func claim(_ commandID: CommandID, at now: Date, leaseUntil: Date) async throws -> CommandClaim<Outcome>
+
+    /// Records `outcome` unless an outcome is recorded already, and returns the one that is:
+    /// the first recorded outcome wins, so a worker that lost its lease reports the winner's.
+    func record(_ outcome: Outcome, for commandID: CommandID) async throws -> Outcome
+
+    /// Gives up an unfinished claim so a retry can claim the command at once; does nothing once
+    /// an outcome is recorded. If it fails, the lease runs out instead.
+    func release(_ commandID: CommandID) async throws
+}

@@ -1,0 +1,55 @@
+import CheckoutDomain
+import Foundation
+
+// Values for tests, built from literals that are known to be valid.
+
+func eur(_ minorUnits: Int64) -> Money {
+    Money(minorUnits: minorUnits, currency: currency("EUR"))
+}
+
+func currency(_ code: String) -> CurrencyCode {
+    try! CurrencyCode(code)
+}
+
+func sku(_ value: String) -> SKU {
+    try! SKU(value)
+}
+
+func cartID(_ value: String = "cart-42") -> CartID {
+    try! CartID(value)
+}
+
+func customerID(_ value: String = "cust-7") -> CustomerID {
+    try! CustomerID(value)
+}
+
+func commandID(_ value: String) -> CommandID {
+    try! CommandID(value)
+}
+
+func product(_ code: String, price: Money = eur(2999), stock: Int = 10, isActive: Bool = true) -> Product {
+    Product(sku: sku(code), name: "Product \(code)", price: price, stock: stock, isActive: isActive)
+}
+
+func line(_ code: String, _ quantity: Int, at price: Money = eur(2999)) -> CartLine {
+    try! CartLine(sku: sku(code), quantity: quantity, unitPrice: price)
+}
+
+func cart(
+    _ id: String = "cart-42",
+    owner: String = "cust-7",
+    version: Int = 1,
+    lines: [CartLine] = [line("SKU-RED-M", 2)],
+    isCheckedOut: Bool = false,
+    syncedAt: Date = Date(timeIntervalSince1970: 1_700_000_000)
+) -> Cart {
+    try! Cart(
+        id: cartID(id),
+        customerID: customerID(owner),
+        version: version,
+        currency: currency("EUR"),
+        lines: lines,
+        isCheckedOut: isCheckedOut,
+        syncedAt: syncedAt
+    )
+}

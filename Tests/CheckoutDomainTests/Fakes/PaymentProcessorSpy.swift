@@ -1,0 +1,63 @@
+import CheckoutDomain
+
+/// A payment processor that answers as the test says, honours idempotency keys like a real one,
+/// and records every call.
+actor PaymentProcessorSpy: PaymentProcessor {
+    enum Message: Equatable {
+        case charge(Money, token: String, idempotencyKey: CommandID)
+        case refund(Payment)
+    }
+
+    /// How the processor answers a new idempotency key.
+    enum Answer {
+        case approve
+        case decline(DeclineCode)
+        case fail
+    }
+
+    private(set) var messages: [Message] = []
+    /// The money actually taken: one entry per idempotency key that was approved.
+    private(set) var payments: [CommandID: Payment] = [:]
+    private var answer: Answer?
+    private var failingRefunds = 0
+
+    /// Answers every new charge with `answer`.
+    func answerCharges(with answer: Answer) {
+        self.answer = answer
+    }
+
+    /// Fails the next `count` refunds transiently.
+    func failRefunds(_ count: Int) {
+        failingRefunds = count
+    }
+
+    var charges: [Message] { messages.filter { if case .charge = $0 { true } else { false } } }
+    var refunds: [Message] { messages.filter { if case .refund = $0 { true } else { false } } }
+
+    func charge(_ amount: Money, with token: PaymentToken, idempotencyKey: CommandID) async throws -> ChargeResult {
+        messages.append(.charge(amount, token: token.rawValue, idempotencyKey: idempotencyKey))
+        if let payment = payments[idempotencyKey] {
+            return .approved(payment)
+        }
+        switch answer {
+        case .approve:
+            let payment = Payment(id: PaymentID("pay_\(idempotencyKey)"), amount: amount)
+            payments[idempotencyKey] = payment
+            return .approved(payment)
+        case .decline(let code):
+            return .declined(code)
+        case .fail:
+            throw RetryableError(code: .paymentProcessorUnavailable, context: "charging \(amount)")
+        case nil:
+            throw UnconfiguredFake("charge(\(amount)) called but no answer was set")
+        }
+    }
+
+    func refund(_ payment: Payment) async throws {
+        messages.append(.refund(payment))
+        guard failingRefunds == 0 else {
+            failingRefunds -= 1
+            throw RetryableError(code: .paymentProcessorUnavailable, context: "refunding \(payment.id)")
+        }
+    }
+}

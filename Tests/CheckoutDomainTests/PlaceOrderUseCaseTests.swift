@@ -1,0 +1,417 @@
+import CheckoutDomain
+import Foundation
+import Testing
+
+@Suite struct PlaceOrderUseCaseTests {
+    // MARK: Placing an order
+
+    @Test func placesTheOrderChargingTheTotalOnce() async throws {
+        let (sut, database, payments, output, clock) = await makeSUT()
+
+        try await sut.execute(request(commandID: "cmd-1", expectedTotal: 5998, token: "tok_visa"))
+
+        let payment = Payment(id: PaymentID("pay_cmd-1"), amount: eur(5998))
+        let order = Order(
+            id: OrderID(placedBy: commandID("cmd-1")),
+            cartID: cartID(),
+            customerID: customerID(),
+            lines: [line("SKU-RED-M", 2, at: eur(2999))],
+            total: eur(5998),
+            payment: payment,
+            placedAt: clock.now()
+        )
+        #expect(await output.messages == [.didPlace(order)])
+        #expect(await payments.messages == [.charge(eur(5998), token: "tok_visa", idempotencyKey: commandID("cmd-1"))])
+        #expect(await database.state.orders == [order])
+        #expect(await database.state.products?[sku("SKU-RED-M")]?.stock == 8)
+        #expect(await database.state.carts[cartID()]?.isCheckedOut == true)
+    }
+
+    // MARK: Rejections before payment
+
+    @Test func rejectsAnUnknownCartAndChargesNothing() async throws {
+        let (sut, _, payments, output, _) = await makeSUT(carts: [])
+
+        try await sut.execute(request())
+
+        #expect(await rejections(output) == [PlaceOrderRejection(cartID: "cart-42", reason: .cartNotFound, message: "cart cart-42 does not exist")])
+        #expect(await payments.messages.isEmpty)
+    }
+
+    @Test func rejectsAnotherCustomersCartAsForbiddenAndChargesNothing() async throws {
+        let (sut, database, payments, output, _) = await makeSUT(carts: [cart(owner: "cust-8")])
+
+        try await sut.execute(request(customerID: "cust-7"))
+
+        #expect(await rejections(output).map(\.reason) == [.forbidden])
+        #expect(await payments.messages.isEmpty)
+        #expect(await database.state.orders.isEmpty)
+    }
+
+    @Test func rejectsACheckedOutCartAndChargesNothing() async throws {
+        let (sut, database, payments, output, _) = await makeSUT(carts: [cart(isCheckedOut: true)])
+
+        try await sut.execute(request())
+
+        #expect(await rejections(output).map(\.reason) == [.cartCheckedOut])
+        #expect(await payments.messages.isEmpty)
+        #expect(await database.state.orders.isEmpty)
+    }
+
+    @Test func rejectsAnEmptyCartAndChargesNothing() async throws {
+        let (sut, _, payments, output, _) = await makeSUT(carts: [cart(lines: [])])
+
+        try await sut.execute(request(expectedTotal: 0))
+
+        #expect(await rejections(output).map(\.reason) == [.cartEmpty])
+        #expect(await payments.messages.isEmpty)
+    }
+
+    @Test func rejectsACartThatChangedSinceTheClientSawItAndChargesNothing() async throws {
+        let (sut, _, payments, output, _) = await makeSUT(carts: [cart(version: 3)])
+
+        try await sut.execute(request(cartVersion: 2))
+
+        #expect(await rejections(output) == [PlaceOrderRejection(cartID: "cart-42", reason: .cartChanged, message: "cart cart-42 is at version 3, not 2")])
+        #expect(await payments.messages.isEmpty)
+    }
+
+    @Test func rejectsAChangedPriceWithTheNewTotalAndChargesNothing() async throws {
+        let (sut, database, payments, output, _) = await makeSUT(products: [product("SKU-RED-M", price: eur(3249))])
+
+        try await sut.execute(request(expectedTotal: 5998))
+
+        let rejection = try #require(await rejections(output).first)
+        #expect(rejection.reason == .priceChanged)
+        #expect(rejection.newTotal == eur(6498))
+        #expect(await payments.messages.isEmpty)
+        #expect(await database.state.orders.isEmpty)
+    }
+
+    @Test func rejectsAnExpectedTotalInAnotherCurrencyAsPriceChanged() async throws {
+        let (sut, _, payments, output, _) = await makeSUT()
+
+        try await sut.execute(request(expectedTotal: 5998, currency: "USD"))
+
+        #expect(await rejections(output).map(\.newTotal) == [eur(5998)])
+        #expect(await payments.messages.isEmpty)
+    }
+
+    @Test func rejectsLinesOutOfStockNamingTheirSKUsAndChargesNothing() async throws {
+        let (sut, database, payments, output, _) = await makeSUT(
+            products: [product("SKU-RED-M", stock: 1), product("SKU-BLUE-L", stock: 5), product("SKU-OLD", price: eur(100), isActive: false)],
+            carts: [cart(lines: [line("SKU-RED-M", 2), line("SKU-BLUE-L", 1), line("SKU-OLD", 1, at: eur(100))])]
+        )
+
+        try await sut.execute(request(expectedTotal: 3 * 2999 + 100))
+
+        let rejection = try #require(await rejections(output).first)
+        #expect(rejection.reason == .outOfStock)
+        #expect(rejection.skus == [sku("SKU-RED-M"), sku("SKU-OLD")])
+        #expect(await payments.messages.isEmpty)
+        #expect(await database.state.products?[sku("SKU-BLUE-L")]?.stock == 5)
+    }
+
+    @Test func rejectsALineWhoseProductLeftTheCatalogAsOutOfStock() async throws {
+        let (sut, _, payments, output, _) = await makeSUT(
+            products: [product("SKU-RED-M")],
+            carts: [cart(lines: [line("SKU-RED-M", 2), line("SKU-GONE", 1, at: eur(500))])]
+        )
+
+        try await sut.execute(request(expectedTotal: 5998 + 500))
+
+        #expect(await rejections(output).map(\.skus) == [[sku("SKU-GONE")]])
+        #expect(await payments.messages.isEmpty)
+    }
+
+    @Test func rejectsARepricingThatOverflowsAsInvalidRequestAndChargesNothing() async throws {
+        let (sut, _, payments, output, _) = await makeSUT(
+            products: [product("SKU-A", price: eur(.max / 2), stock: 99)],
+            carts: [cart(lines: [line("SKU-A", 3, at: eur(1))])]
+        )
+
+        try await sut.execute(request(expectedTotal: 3))
+
+        let rejection = try #require(await rejections(output).first)
+        #expect(rejection.reason == .invalidRequest)
+        #expect(rejection.message.contains("money-overflow"))
+        #expect(await payments.messages.isEmpty)
+    }
+
+    @Test func invalidRequestNamesEveryViolationAndChargesNothing() async throws {
+        let (sut, database, payments, output, _) = await makeSUT()
+        let invalid = PlaceOrderRequest(
+            commandID: "",
+            cartID: String(repeating: "c", count: 65),
+            customerID: "cust 7",
+            cartVersion: 1,
+            expectedTotal: 5998,
+            currency: "Eur",
+            paymentToken: "tok_visa"
+        )
+
+        try await sut.execute(invalid)
+
+        let rejection = try #require(await rejections(output).first)
+        #expect(rejection.reason == .invalidRequest)
+        for field in ["message_id", "cartId", "customerId", "currency"] {
+            #expect(rejection.message.contains("\(field) "), "message does not name \(field): \(rejection.message)")
+        }
+        #expect(await payments.messages.isEmpty)
+        #expect(await database.state.placeCommands.entries.isEmpty)
+    }
+
+    @Test func checksTheCartRulesInTheContractsOrder() async throws {
+        let (sut, database, payments, output, _) = await makeSUT(carts: [cart(owner: "cust-8", version: 3, lines: [], isCheckedOut: true)])
+
+        try await sut.execute(request(commandID: "cmd-1", cartVersion: 1))
+        await database.update { $0.carts[cartID()] = cart(version: 3, lines: [], isCheckedOut: true) }
+        try await sut.execute(request(commandID: "cmd-2", cartVersion: 1))
+        await database.update { $0.carts[cartID()] = cart(version: 3, lines: []) }
+        try await sut.execute(request(commandID: "cmd-3", cartVersion: 1))
+
+        #expect(await rejections(output).map(\.reason) == [.forbidden, .cartCheckedOut, .cartEmpty])
+        #expect(await payments.messages.isEmpty)
+    }
+
+    @Test func reportsAChangedPriceBeforeMissingStock() async throws {
+        let (sut, _, payments, output, _) = await makeSUT(products: [product("SKU-RED-M", price: eur(3000), stock: 0)])
+
+        try await sut.execute(request(expectedTotal: 5998))
+
+        #expect(await rejections(output).map(\.reason) == [.priceChanged])
+        #expect(await payments.messages.isEmpty)
+    }
+
+    // MARK: Payment
+
+    @Test func rejectsADeclinedPaymentWithTheProcessorsCode() async throws {
+        let (sut, database, payments, output, _) = await makeSUT(answer: .decline(DeclineCode("insufficient_funds")))
+
+        try await sut.execute(request())
+
+        let rejection = try #require(await rejections(output).first)
+        #expect(rejection.reason == .paymentDeclined)
+        #expect(rejection.declineCode == DeclineCode("insufficient_funds"))
+        #expect(await payments.payments.isEmpty)
+        #expect(await database.state.orders.isEmpty)
+        #expect(await database.state.carts[cartID()]?.isCheckedOut == false)
+    }
+
+    @Test func aPaymentProcessorFailureIsRetryableAndLeavesNothingBehind() async throws {
+        let (sut, database, payments, output, _) = await makeSUT(answer: .fail)
+
+        let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
+
+        #expect(error?.code == .paymentProcessorUnavailable)
+        #expect(await payments.payments.isEmpty)
+        #expect(await output.messages.isEmpty)
+        #expect(await database.state.placeCommands.entries.isEmpty)
+    }
+
+    // MARK: A failed store after the charge
+
+    @Test func refundsTheChargeWhenStockRanOutWhilePaying() async throws {
+        let database = InMemoryDatabase()
+        let orders = InterleavingOrders(database: database) { state in
+            state.products?[sku("SKU-RED-M")] = product("SKU-RED-M", stock: 1)
+        }
+        let (sut, _, payments, output, _) = await makeSUT(database: database, orders: orders)
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        let payment = Payment(id: PaymentID("pay_cmd-1"), amount: eur(5998))
+        let rejection = try #require(await rejections(output).first)
+        #expect(rejection.reason == .orderFailed)
+        #expect(rejection.refundedPayment == payment)
+        #expect(await payments.refunds == [.refund(payment)])
+        #expect(await payments.charges.count == 1)
+        #expect(await database.state.orders.isEmpty)
+        #expect(await database.state.products?[sku("SKU-RED-M")]?.stock == 1)
+        #expect(await database.state.carts[cartID()]?.isCheckedOut == false)
+    }
+
+    @Test func refundsTheChargeWhenTheCartChangedWhilePaying() async throws {
+        let database = InMemoryDatabase()
+        let orders = InterleavingOrders(database: database) { state in
+            state.carts[cartID()] = cart(version: 2)
+        }
+        let (sut, _, payments, output, _) = await makeSUT(database: database, orders: orders)
+
+        try await sut.execute(request())
+
+        #expect(await rejections(output).map(\.reason) == [.orderFailed])
+        #expect(await payments.refunds.count == 1)
+        #expect(await database.state.orders.isEmpty)
+    }
+
+    @Test func aRefundThatFailedIsMadeWhenTheRedeliveryReplaysOrderFailed() async throws {
+        let database = InMemoryDatabase()
+        let orders = InterleavingOrders(database: database) { state in
+            state.products?[sku("SKU-RED-M")] = product("SKU-RED-M", stock: 0)
+        }
+        let (sut, _, payments, output, _) = await makeSUT(database: database, orders: orders)
+        await payments.failRefunds(1)
+
+        let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
+        #expect(error?.code == .paymentProcessorUnavailable)
+        #expect(await output.messages.isEmpty)
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        let payment = Payment(id: PaymentID("pay_cmd-1"), amount: eur(5998))
+        #expect(await payments.refunds == [.refund(payment), .refund(payment)])
+        #expect(await payments.charges.count == 1)
+        #expect(await rejections(output).map(\.reason) == [.orderFailed])
+    }
+
+    @Test func aDatabaseFailureAfterTheChargeIsRetriedWithTheSameIdempotencyKey() async throws {
+        let (sut, database, payments, output, _) = await makeSUT()
+        await database.update { $0.failing = [.placeOrder] }
+
+        let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
+        #expect(error?.code == .databaseUnavailable)
+        #expect(await database.state.placeCommands.entries.isEmpty)
+
+        await database.update { $0.failing = [] }
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        let charge = PaymentProcessorSpy.Message.charge(eur(5998), token: "tok_visa", idempotencyKey: commandID("cmd-1"))
+        #expect(await payments.charges == [charge, charge])
+        #expect(await payments.payments.count == 1)
+        #expect(await payments.refunds.isEmpty)
+        #expect(await database.state.orders.count == 1)
+        #expect(await output.messages.count == 1)
+    }
+
+    @Test func reportsTheOrderOfAWorkerThatFinishedFirstWithoutRefundingIt() async throws {
+        let database = InMemoryDatabase()
+        let winner = Order(
+            id: OrderID(placedBy: commandID("cmd-1")),
+            cartID: cartID(),
+            customerID: customerID(),
+            lines: [line("SKU-RED-M", 2)],
+            total: eur(5998),
+            payment: Payment(id: PaymentID("pay_cmd-1"), amount: eur(5998)),
+            placedAt: Date(timeIntervalSince1970: 1_799_999_990)
+        )
+        let orders = InterleavingOrders(database: database) { state in
+            _ = state.placeCommands.record(.placed(order: winner), for: commandID("cmd-1"))
+        }
+        let (sut, _, payments, output, _) = await makeSUT(database: database, orders: orders)
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await output.messages == [.didPlace(winner)])
+        #expect(await payments.refunds.isEmpty)
+        #expect(await payments.payments.count == 1)
+    }
+
+    // MARK: Handling a command once
+
+    @Test func replaysAPlacedOrderWithoutASecondChargeOrOrder() async throws {
+        let (sut, database, payments, output, clock) = await makeSUT()
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        clock.advance(by: 3600)
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        let messages = await output.messages
+        #expect(messages.count == 2)
+        #expect(messages.first == messages.last)
+        #expect(await payments.charges.count == 1)
+        #expect(await database.state.orders.count == 1)
+        #expect(await database.state.products?[sku("SKU-RED-M")]?.stock == 8)
+    }
+
+    @Test func replaysARejectionWithoutChargingAgain() async throws {
+        let (sut, _, payments, output, _) = await makeSUT(answer: .decline(DeclineCode("card_declined")))
+        try await sut.execute(request(commandID: "cmd-1"))
+        await payments.answerCharges(with: .approve)
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await rejections(output).map(\.declineCode) == [DeclineCode("card_declined"), DeclineCode("card_declined")])
+        #expect(await payments.charges.count == 1)
+        #expect(await payments.payments.isEmpty)
+    }
+
+    @Test func reportsACommandAnotherWorkerHoldsAsRetryableAndChargesNothing() async throws {
+        let (sut, database, payments, output, clock) = await makeSUT()
+        _ = try await processedCommands(database).claim(commandID("cmd-1"), at: clock.now(), leaseUntil: clock.now() + 120)
+
+        let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
+
+        #expect(error?.code == .commandInProgress)
+        #expect(await payments.messages.isEmpty)
+        #expect(await output.messages.isEmpty)
+    }
+
+    @Test func takesOverTheClaimOfACrashedWorkerOnceItsLeaseExpired() async throws {
+        let (sut, database, payments, output, clock) = await makeSUT()
+        _ = try await processedCommands(database).claim(commandID("cmd-1"), at: clock.now(), leaseUntil: clock.now() + 120)
+        clock.advance(by: 121)
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await output.messages.count == 1)
+        #expect(await payments.charges.count == 1)
+    }
+
+    // MARK: Helpers
+
+    private func makeSUT(
+        products: [Product] = [product("SKU-RED-M", price: eur(2999), stock: 10)],
+        carts: [Cart] = [cart(version: 1, lines: [line("SKU-RED-M", 2, at: eur(2999))])],
+        answer: PaymentProcessorSpy.Answer? = .approve,
+        database: InMemoryDatabase = InMemoryDatabase(),
+        orders: (any OrderRepository)? = nil
+    ) async -> (sut: PlaceOrderUseCase, database: InMemoryDatabase, payments: PaymentProcessorSpy, output: PlaceOrderOutputSpy, clock: TestClock) {
+        await database.update { state in
+            state.products = Dictionary(uniqueKeysWithValues: products.map { ($0.sku, $0) })
+            for cart in carts { state.carts[cart.id] = cart }
+        }
+        let payments = PaymentProcessorSpy()
+        if let answer { await payments.answerCharges(with: answer) }
+        let output = PlaceOrderOutputSpy()
+        let clock = TestClock()
+        let sut = PlaceOrderUseCase(
+            carts: InMemoryCarts(database: database),
+            catalog: InMemoryCatalog(database: database),
+            orders: orders ?? InMemoryOrders(database: database),
+            payments: payments,
+            processedCommands: processedCommands(database),
+            output: output,
+            now: clock.now,
+            claimLease: 120
+        )
+        return (sut, database, payments, output, clock)
+    }
+
+    private func processedCommands(_ database: InMemoryDatabase) -> InMemoryProcessedCommands<PlaceOrderOutcome> {
+        InMemoryProcessedCommands(database: database, log: \.placeCommands)
+    }
+
+    private func request(
+        commandID: String = "cmd-1",
+        customerID: String = "cust-7",
+        cartVersion: Int = 1,
+        expectedTotal: Int64 = 5998,
+        currency: String = "EUR",
+        token: String = "tok_visa"
+    ) -> PlaceOrderRequest {
+        PlaceOrderRequest(
+            commandID: commandID,
+            cartID: "cart-42",
+            customerID: customerID,
+            cartVersion: cartVersion,
+            expectedTotal: expectedTotal,
+            currency: currency,
+            paymentToken: token
+        )
+    }
+
+    private func rejections(_ output: PlaceOrderOutputSpy) async -> [PlaceOrderRejection] {
+        await output.messages.compactMap { if case .didReject(let rejection) = $0 { rejection } else { nil } }
+    }
+}

@@ -1,0 +1,416 @@
+import CheckoutDomain
+import Foundation
+import Testing
+
+@Suite struct SyncCartUseCaseTests {
+    // MARK: Accepted syncs
+
+    @Test func syncsANewCartAtVersionOneWithCatalogPrices() async throws {
+        let (sut, database, output, clock) = await makeSUT(products: [product("SKU-RED-M", price: eur(2999)), product("SKU-BLUE-L", price: eur(1500))])
+
+        try await sut.execute(request(items: [item("SKU-RED-M", 2), item("SKU-BLUE-L", 1)]))
+
+        let expected = SyncedCart(
+            cart: try Cart(
+                id: cartID(),
+                customerID: customerID(),
+                version: 1,
+                currency: currency("EUR"),
+                lines: [line("SKU-RED-M", 2, at: eur(2999)), line("SKU-BLUE-L", 1, at: eur(1500))],
+                isCheckedOut: false,
+                syncedAt: clock.now()
+            ),
+            adjustments: []
+        )
+        #expect(await output.messages == [.didSync(expected)])
+        #expect(expected.cart.subtotal == eur(7498))
+        #expect(await database.state.carts[cartID()] == expected.cart)
+    }
+
+    @Test func syncsAnExistingCartToTheNextVersion() async throws {
+        let (sut, database, output, _) = await makeSUT(carts: [cart(version: 3)])
+
+        try await sut.execute(request(baseVersion: 3))
+
+        #expect(await database.state.carts[cartID()]?.version == 4)
+        #expect(await syncedVersions(output) == [4])
+    }
+
+    @Test func syncsAnEmptySnapshotToAnEmptyCart() async throws {
+        let (sut, database, _, _) = await makeSUT(carts: [cart(version: 1)])
+
+        try await sut.execute(request(baseVersion: 1, items: []))
+
+        #expect(await database.state.carts[cartID()]?.lines == [])
+    }
+
+    // MARK: Business rejections
+
+    @Test func rejectsAStaleBaseVersionWithTheCurrentVersion() async throws {
+        let stored = cart(version: 2)
+        let (sut, database, output, _) = await makeSUT(carts: [stored])
+
+        try await sut.execute(request(baseVersion: 1))
+
+        #expect(await output.messages == [.didReject(SyncCartRejection(
+            cartID: "cart-42", reason: .versionConflict, message: "cart cart-42 is at version 2, not 1", currentVersion: 2
+        ))])
+        #expect(await database.state.carts[cartID()] == stored)
+    }
+
+    @Test func rejectsABaseVersionAboveZeroForACartThatDoesNotExist() async throws {
+        let (sut, database, output, _) = await makeSUT()
+
+        try await sut.execute(request(baseVersion: 1))
+
+        #expect(await rejections(output).map(\.currentVersion) == [0])
+        #expect(await database.state.carts.isEmpty)
+    }
+
+    @Test func rejectsASyncThatLostTheRaceToAnotherSyncAsVersionConflict() async throws {
+        let database = InMemoryDatabase()
+        let concurrentSync = cart(version: 1)
+        let carts = InterleavingCarts(database: database) { $0.carts[concurrentSync.id] = concurrentSync }
+        let (sut, _, output, _) = await makeSUT(database: database, cartRepository: carts)
+
+        try await sut.execute(request(baseVersion: 0))
+
+        #expect(await rejections(output).map(\.reason) == [.versionConflict])
+        #expect(await rejections(output).map(\.currentVersion) == [1])
+        #expect(await database.state.carts[cartID()] == concurrentSync)
+    }
+
+    @Test func rejectsASyncOfAnotherCustomersCartAsForbidden() async throws {
+        let stored = cart(owner: "cust-8", version: 1)
+        let (sut, database, output, _) = await makeSUT(carts: [stored])
+
+        try await sut.execute(request(customerID: "cust-7", baseVersion: 1))
+
+        #expect(await rejections(output).map(\.reason) == [.forbidden])
+        #expect(await database.state.carts[cartID()] == stored)
+    }
+
+    @Test func rejectsASyncOfACheckedOutCart() async throws {
+        let stored = cart(version: 1, isCheckedOut: true)
+        let (sut, database, output, _) = await makeSUT(carts: [stored])
+
+        try await sut.execute(request(baseVersion: 1))
+
+        #expect(await rejections(output).map(\.reason) == [.cartCheckedOut])
+        #expect(await database.state.carts[cartID()] == stored)
+    }
+
+    @Test func rejectsACurrencyTheCatalogDoesNotPriceInAsInvalidRequest() async throws {
+        let (sut, database, output, _) = await makeSUT(products: [product("SKU-RED-M", price: eur(2999))])
+
+        try await sut.execute(request(currency: "USD"))
+
+        let rejection = try #require(await rejections(output).first)
+        #expect(rejection.reason == .invalidRequest)
+        #expect(rejection.message.contains("currency USD is not a currency of the catalog"))
+        #expect(await database.state.carts.isEmpty)
+    }
+
+    @Test func rejectsASubtotalThatOverflowsInsteadOfTrapping() async throws {
+        let (sut, database, output, _) = await makeSUT(products: [
+            product("SKU-A", price: eur(.max / 4), stock: 99),
+            product("SKU-B", price: eur(.max / 4), stock: 99),
+        ])
+
+        try await sut.execute(request(items: [item("SKU-A", 3), item("SKU-B", 3)]))
+
+        let rejection = try #require(await rejections(output).first)
+        #expect(rejection.reason == .invalidRequest)
+        #expect(rejection.message.contains("money-overflow"))
+        #expect(await database.state.carts.isEmpty)
+    }
+
+    @Test func checksTheRulesInTheContractsOrder() async throws {
+        let (sut, database, output, _) = await makeSUT(carts: [cart(owner: "cust-8", version: 2, isCheckedOut: true)])
+
+        try await sut.execute(request(commandID: "cmd-1", baseVersion: 1, currency: "USD"))
+        try await sut.execute(request(commandID: "cmd-2", baseVersion: 1))
+        try await sut.execute(request(commandID: "cmd-3", baseVersion: 2))
+        await database.update { $0.carts[cartID()] = cart(version: 2, isCheckedOut: true) }
+        try await sut.execute(request(commandID: "cmd-4", baseVersion: 2))
+
+        #expect(await rejections(output).map(\.reason) == [.invalidRequest, .versionConflict, .forbidden, .cartCheckedOut])
+    }
+
+    // MARK: Adjustments
+
+    @Test func dropsAnUnknownSKU() async throws {
+        let (sut, _, output, _) = await makeSUT(products: [product("SKU-RED-M")])
+
+        try await sut.execute(request(items: [item("SKU-RED-M", 1), item("SKU-GONE", 2)]))
+
+        let synced = try #require(await syncedCarts(output).first)
+        #expect(synced.cart.lines.map(\.sku) == [sku("SKU-RED-M")])
+        #expect(synced.adjustments == [Adjustment(sku: sku("SKU-GONE"), reason: .unknownSKU, requested: 2, applied: 0)])
+    }
+
+    @Test func dropsASKUNotPricedInTheCartsCurrencyAsUnknown() async throws {
+        let dollars = Money(minorUnits: 100, currency: currency("USD"))
+        let (sut, _, output, _) = await makeSUT(products: [product("SKU-RED-M"), product("SKU-US", price: dollars)])
+
+        try await sut.execute(request(items: [item("SKU-US", 1)]))
+
+        let synced = try #require(await syncedCarts(output).first)
+        #expect(synced.cart.lines.isEmpty)
+        #expect(synced.adjustments.map(\.reason) == [.unknownSKU])
+    }
+
+    @Test func dropsAnInactiveSKU() async throws {
+        let (sut, _, output, _) = await makeSUT(products: [product("SKU-RED-M"), product("SKU-OLD", isActive: false)])
+
+        try await sut.execute(request(items: [item("SKU-OLD", 3), item("SKU-RED-M", 1)]))
+
+        let synced = try #require(await syncedCarts(output).first)
+        #expect(synced.cart.lines.map(\.sku) == [sku("SKU-RED-M")])
+        #expect(synced.adjustments == [Adjustment(sku: sku("SKU-OLD"), reason: .inactiveSKU, requested: 3, applied: 0)])
+    }
+
+    @Test func clampsAQuantityAboveStockToTheStock() async throws {
+        let (sut, _, output, _) = await makeSUT(products: [product("SKU-RED-M", price: eur(2999), stock: 3)])
+
+        try await sut.execute(request(items: [item("SKU-RED-M", 5)]))
+
+        let synced = try #require(await syncedCarts(output).first)
+        #expect(synced.cart.lines == [line("SKU-RED-M", 3, at: eur(2999))])
+        #expect(synced.adjustments == [Adjustment(sku: sku("SKU-RED-M"), reason: .clampedToStock, requested: 5, applied: 3)])
+    }
+
+    @Test func dropsALineWhoseProductIsSoldOut() async throws {
+        let (sut, _, output, _) = await makeSUT(products: [product("SKU-RED-M", stock: 0)])
+
+        try await sut.execute(request(items: [item("SKU-RED-M", 2)]))
+
+        let synced = try #require(await syncedCarts(output).first)
+        #expect(synced.cart.lines.isEmpty)
+        #expect(synced.adjustments == [Adjustment(sku: sku("SKU-RED-M"), reason: .clampedToStock, requested: 2, applied: 0)])
+    }
+
+    @Test func mergesTheSameSKUOnSeveralLinesCappedAt99() async throws {
+        let (sut, _, output, _) = await makeSUT(products: [product("SKU-RED-M", price: eur(100), stock: 500), product("SKU-BLUE-L")])
+
+        try await sut.execute(request(items: [item("SKU-RED-M", 60), item("SKU-BLUE-L", 1), item("SKU-RED-M", 50)]))
+
+        let synced = try #require(await syncedCarts(output).first)
+        #expect(synced.cart.lines.map(\.sku) == [sku("SKU-RED-M"), sku("SKU-BLUE-L")])
+        #expect(synced.cart.lines.first?.quantity == 99)
+        #expect(synced.adjustments == [Adjustment(sku: sku("SKU-RED-M"), reason: .merged, requested: 110, applied: 99)])
+    }
+
+    @Test func clampsAMergedLineToStockAfterMerging() async throws {
+        let (sut, _, output, _) = await makeSUT(products: [product("SKU-RED-M", stock: 4)])
+
+        try await sut.execute(request(items: [item("SKU-RED-M", 2), item("SKU-RED-M", 3)]))
+
+        let synced = try #require(await syncedCarts(output).first)
+        #expect(synced.adjustments == [
+            Adjustment(sku: sku("SKU-RED-M"), reason: .merged, requested: 5, applied: 5),
+            Adjustment(sku: sku("SKU-RED-M"), reason: .clampedToStock, requested: 5, applied: 4),
+        ])
+    }
+
+    // MARK: Rules of form
+
+    @Test func acceptsExactly100Lines() async throws {
+        let skus = (1...100).map { "SKU-\($0)" }
+        let (sut, _, output, _) = await makeSUT(products: skus.map { product($0) })
+
+        try await sut.execute(request(items: skus.map { item($0, 1) }))
+
+        #expect(await syncedCarts(output).first?.cart.lines.count == 100)
+    }
+
+    @Test func rejectsMoreThan100LinesAsInvalidRequest() async throws {
+        let (sut, database, output, _) = await makeSUT()
+
+        try await sut.execute(request(items: (1...101).map { item("SKU-\($0)", 1) }))
+
+        let rejection = try #require(await rejections(output).first)
+        #expect(rejection.reason == .invalidRequest)
+        #expect(rejection.message == "invalid request: items has 101 lines, at most 100 are allowed")
+        #expect(await database.state.syncCommands.entries.isEmpty)
+    }
+
+    @Test(arguments: [0, -1, 100])
+    func rejectsAQuantityOutside1To99AsInvalidRequest(quantity: Int) async throws {
+        let (sut, database, output, _) = await makeSUT()
+
+        try await sut.execute(request(items: [item("SKU-RED-M", quantity)]))
+
+        #expect(await rejections(output) == [SyncCartRejection(
+            cartID: "cart-42",
+            reason: .invalidRequest,
+            message: "invalid request: items[0].quantity must be between 1 and 99 (is \(quantity))"
+        )])
+        #expect(await database.state.carts.isEmpty)
+    }
+
+    @Test func invalidRequestNamesEveryViolation() async throws {
+        let (sut, database, output, _) = await makeSUT()
+        let invalid = SyncCartRequest(
+            commandID: String(repeating: "c", count: 65),
+            cartID: "cart 42",
+            customerID: "",
+            baseVersion: 0,
+            currency: "eur",
+            items: [item("SKU/1", 1), item("SKU-2", 0)]
+        )
+
+        try await sut.execute(invalid)
+
+        let rejection = try #require(await rejections(output).first)
+        #expect(rejection.reason == .invalidRequest)
+        #expect(rejection.cartID == "cart 42")
+        for field in ["message_id", "cartId", "customerId", "currency", "items[0].sku", "items[1].quantity"] {
+            #expect(rejection.message.contains("\(field) "), "message does not name \(field): \(rejection.message)")
+        }
+        #expect(await database.state.syncCommands.entries.isEmpty)
+    }
+
+    // MARK: Handling a command once
+
+    @Test func replaysAHandledCommandWithTheSameOutcomeAndNoSecondEffect() async throws {
+        let (sut, database, output, clock) = await makeSUT()
+        try await sut.execute(request(commandID: "cmd-1"))
+        let stored = await database.state.carts[cartID()]
+
+        clock.advance(by: 3600)
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        let messages = await output.messages
+        #expect(messages.count == 2)
+        #expect(messages.first == messages.last)
+        #expect(await database.state.carts[cartID()] == stored)
+    }
+
+    @Test func replaysARecordedRejection() async throws {
+        let (sut, database, output, _) = await makeSUT(carts: [cart(owner: "cust-8")])
+        try await sut.execute(request(commandID: "cmd-1", baseVersion: 1))
+        await database.update { $0.carts = [:] }
+
+        try await sut.execute(request(commandID: "cmd-1", baseVersion: 1))
+
+        #expect(await rejections(output).map(\.reason) == [.forbidden, .forbidden])
+    }
+
+    @Test func reportsACommandAnotherWorkerHoldsAsRetryableWithoutActing() async throws {
+        let (sut, database, output, clock) = await makeSUT()
+        _ = try await processedCommands(database).claim(commandID("cmd-1"), at: clock.now(), leaseUntil: clock.now() + 60)
+
+        let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
+
+        #expect(error?.code == .commandInProgress)
+        #expect(await output.messages.isEmpty)
+        #expect(await database.state.carts.isEmpty)
+    }
+
+    @Test func takesOverTheClaimOfACrashedWorkerOnceItsLeaseExpired() async throws {
+        let (sut, database, output, clock) = await makeSUT()
+        _ = try await processedCommands(database).claim(commandID("cmd-1"), at: clock.now(), leaseUntil: clock.now() + 60)
+        clock.advance(by: 61)
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await syncedVersions(output) == [1])
+    }
+
+    @Test func reportsTheOutcomeOfAWorkerThatFinishedFirst() async throws {
+        let database = InMemoryDatabase()
+        let winner = SyncCartRejection(cartID: "cart-42", reason: .forbidden, message: "recorded first")
+        let carts = InterleavingCarts(database: database) { state in
+            _ = state.syncCommands.record(.rejected(rejection: winner), for: commandID("cmd-1"))
+        }
+        let (sut, _, output, _) = await makeSUT(database: database, cartRepository: carts)
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await output.messages == [.didReject(winner)])
+        #expect(await database.state.carts.isEmpty)
+    }
+
+    @Test func aDatabaseFailureIsRetryableAndReleasesTheClaim() async throws {
+        let (sut, database, output, _) = await makeSUT()
+        await database.update { $0.failing = [.loadCart] }
+
+        let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
+
+        #expect(error?.code == .databaseUnavailable)
+        #expect(await output.messages.isEmpty)
+        #expect(await database.state.syncCommands.entries.isEmpty)
+
+        await database.update { $0.failing = [] }
+        try await sut.execute(request(commandID: "cmd-1"))
+        #expect(await syncedVersions(output) == [1])
+    }
+
+    @Test func anOutcomeThatCouldNotBePublishedIsReportedAgainOnRedelivery() async throws {
+        let (sut, database, output, _) = await makeSUT()
+        await output.failPublishing(true)
+        await #expect(throws: ConnectionLost.self) { try await sut.execute(request(commandID: "cmd-1")) }
+
+        await output.failPublishing(false)
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await syncedVersions(output) == [1])
+        #expect(await database.state.carts[cartID()]?.version == 1)
+    }
+
+    // MARK: Helpers
+
+    private func makeSUT(
+        products: [Product] = [product("SKU-RED-M")],
+        carts stored: [Cart] = [],
+        database: InMemoryDatabase = InMemoryDatabase(),
+        cartRepository: (any CartRepository)? = nil
+    ) async -> (sut: SyncCartUseCase, database: InMemoryDatabase, output: SyncCartOutputSpy, clock: TestClock) {
+        await database.update { state in
+            state.products = Dictionary(uniqueKeysWithValues: products.map { ($0.sku, $0) })
+            for cart in stored { state.carts[cart.id] = cart }
+        }
+        let output = SyncCartOutputSpy()
+        let clock = TestClock()
+        let sut = SyncCartUseCase(
+            carts: cartRepository ?? InMemoryCarts(database: database),
+            catalog: InMemoryCatalog(database: database),
+            processedCommands: processedCommands(database),
+            output: output,
+            now: clock.now,
+            claimLease: 60
+        )
+        return (sut, database, output, clock)
+    }
+
+    private func processedCommands(_ database: InMemoryDatabase) -> InMemoryProcessedCommands<SyncCartOutcome> {
+        InMemoryProcessedCommands(database: database, log: \.syncCommands)
+    }
+
+    private func request(
+        commandID: String = "cmd-1",
+        customerID: String = "cust-7",
+        baseVersion: Int = 0,
+        currency: String = "EUR",
+        items: [RequestedItem] = [RequestedItem(sku: "SKU-RED-M", quantity: 2)]
+    ) -> SyncCartRequest {
+        SyncCartRequest(commandID: commandID, cartID: "cart-42", customerID: customerID, baseVersion: baseVersion, currency: currency, items: items)
+    }
+
+    private func item(_ sku: String, _ quantity: Int) -> RequestedItem {
+        RequestedItem(sku: sku, quantity: quantity)
+    }
+
+    private func syncedCarts(_ output: SyncCartOutputSpy) async -> [SyncedCart] {
+        await output.messages.compactMap { if case .didSync(let cart) = $0 { cart } else { nil } }
+    }
+
+    private func syncedVersions(_ output: SyncCartOutputSpy) async -> [Int] {
+        await syncedCarts(output).map(\.cart.version)
+    }
+
+    private func rejections(_ output: SyncCartOutputSpy) async -> [SyncCartRejection] {
+        await output.messages.compactMap { if case .didReject(let rejection) = $0 { rejection } else { nil } }
+    }
+}
