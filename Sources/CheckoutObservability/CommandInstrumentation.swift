@@ -1,0 +1,37 @@
+import CheckoutDomain
+import Logging
+import Metrics
+
+/// What both use-case decorators do around `execute`: time it, and log and count what it throws.
+struct CommandInstrumentation: Sendable {
+    /// The routing key of the command, used as the `command` dimension: `cart.sync`, `order.place`.
+    let command: String
+    let logger: Logger
+    let metrics: any MetricsFactory
+
+    func run(commandID: String, cartID: String, _ execute: () async throws -> Void) async throws {
+        var logger = logger
+        logger[metadataKey: "command.id"] = "\(commandID)"
+        logger[metadataKey: "cart.id"] = "\(cartID)"
+        let start = ContinuousClock.now
+        do {
+            try await execute()
+            record(result: "handled", since: start)
+        } catch let error as RetryableError {
+            record(result: "retryable", since: start)
+            Counter(label: "checkout_command_retries_total", dimensions: [("command", command), ("code", "\(error.code)")], factory: metrics)
+                .increment()
+            logger.warning("\(command) will be retried", metadata: ["error.code": "\(error.code)", "error.message": "\(error)"])
+            throw error
+        } catch {
+            record(result: "failed", since: start)
+            logger.error("\(command) failed", metadata: ["error.type": "\(type(of: error))", "error.message": "\(error)"])
+            throw error
+        }
+    }
+
+    private func record(result: String, since start: ContinuousClock.Instant) {
+        Timer(label: "checkout_command_duration_seconds", dimensions: [("command", command), ("result", result)], factory: metrics)
+            .record(duration: ContinuousClock.now - start)
+    }
+}

@@ -1,0 +1,25 @@
+public import CheckoutDomain
+public import Logging
+public import Metrics
+
+/// Logs and measures every `order.place` around a ``PlaceOrder``, so the use case itself knows
+/// nothing of logging or metrics.
+///
+/// Records `checkout_command_duration_seconds{command="order.place", result="handled|retryable|failed"}`
+/// and `checkout_command_retries_total{command, code}`; logs a warning for a retryable error and
+/// an error for any other, then rethrows it unchanged. The payment token is never logged.
+public struct InstrumentedPlaceOrder: PlaceOrder {
+    private let decoratee: any PlaceOrder
+    private let instrumentation: CommandInstrumentation
+
+    public init(_ decoratee: any PlaceOrder, logger: Logger, metrics: any MetricsFactory) {
+        self.decoratee = decoratee
+        instrumentation = CommandInstrumentation(command: "order.place", logger: logger, metrics: metrics)
+    }
+
+    public func execute(_ request: PlaceOrderRequest) async throws {
+        try await instrumentation.run(commandID: request.commandID, cartID: request.cartID) {
+            try await decoratee.execute(request)
+        }
+    }
+}

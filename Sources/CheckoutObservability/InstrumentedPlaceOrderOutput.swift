@@ -1,0 +1,49 @@
+public import CheckoutDomain
+public import Logging
+public import Metrics
+
+/// Logs and counts the outcomes of `order.place` on their way to the real output.
+///
+/// Counts `checkout_orders_total{result="placed"}` or `{result="rejected", reason}` after the
+/// decoratee reported the outcome, so an outcome that failed to publish is not counted until its
+/// redelivery reports it. Replays count again.
+public struct InstrumentedPlaceOrderOutput: PlaceOrderUseCaseOutput {
+    private let decoratee: any PlaceOrderUseCaseOutput
+    private let logger: Logger
+    private let metrics: any MetricsFactory
+
+    public init(_ decoratee: any PlaceOrderUseCaseOutput, logger: Logger, metrics: any MetricsFactory) {
+        self.decoratee = decoratee
+        self.logger = logger
+        self.metrics = metrics
+    }
+
+    public func didPlace(_ order: Order) async throws {
+        try await decoratee.didPlace(order)
+        Counter(label: "checkout_orders_total", dimensions: [("result", "placed")], factory: metrics).increment()
+        logger.info("order placed", metadata: [
+            "order.id": "\(order.id)",
+            "cart.id": "\(order.cartID)",
+            "order.total": "\(order.total)",
+            "payment.id": "\(order.payment.id)",
+        ])
+    }
+
+    public func didReject(_ rejection: PlaceOrderRejection) async throws {
+        try await decoratee.didReject(rejection)
+        Counter(label: "checkout_orders_total", dimensions: [("result", "rejected"), ("reason", rejection.reason.rawValue)], factory: metrics)
+            .increment()
+        var metadata: Logger.Metadata = [
+            "cart.id": "\(rejection.cartID)",
+            "rejection.reason": "\(rejection.reason.rawValue)",
+            "rejection.message": "\(rejection.message)",
+        ]
+        if let declineCode = rejection.declineCode {
+            metadata["payment.decline_code"] = "\(declineCode)"
+        }
+        if let refunded = rejection.refundedPayment {
+            metadata["payment.refunded_id"] = "\(refunded.id)"
+        }
+        logger.notice("order rejected", metadata: metadata)
+    }
+}

@@ -1,0 +1,25 @@
+public import CheckoutDomain
+public import Logging
+public import Metrics
+
+/// Logs and measures every `cart.sync` around a ``SyncCart``, so the use case itself knows
+/// nothing of logging or metrics.
+///
+/// Records `checkout_command_duration_seconds{command="cart.sync", result="handled|retryable|failed"}`
+/// and `checkout_command_retries_total{command, code}`; logs a warning for a retryable error and
+/// an error for any other, then rethrows it unchanged.
+public struct InstrumentedSyncCart: SyncCart {
+    private let decoratee: any SyncCart
+    private let instrumentation: CommandInstrumentation
+
+    public init(_ decoratee: any SyncCart, logger: Logger, metrics: any MetricsFactory) {
+        self.decoratee = decoratee
+        instrumentation = CommandInstrumentation(command: "cart.sync", logger: logger, metrics: metrics)
+    }
+
+    public func execute(_ request: SyncCartRequest) async throws {
+        try await instrumentation.run(commandID: request.commandID, cartID: request.cartID) {
+            try await decoratee.execute(request)
+        }
+    }
+}

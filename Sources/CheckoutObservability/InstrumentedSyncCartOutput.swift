@@ -1,0 +1,51 @@
+public import CheckoutDomain
+public import Logging
+public import Metrics
+
+/// Logs and counts the outcomes of `cart.sync` on their way to the real output.
+///
+/// Counts `checkout_cart_syncs_total{result="synced"}` or `{result="rejected", reason}` and
+/// `checkout_cart_adjustments_total{reason}`, after the decoratee reported the outcome, so an
+/// outcome that failed to publish is not counted until its redelivery reports it. Replays count again.
+public struct InstrumentedSyncCartOutput: SyncCartUseCaseOutput {
+    private let decoratee: any SyncCartUseCaseOutput
+    private let logger: Logger
+    private let metrics: any MetricsFactory
+
+    public init(_ decoratee: any SyncCartUseCaseOutput, logger: Logger, metrics: any MetricsFactory) {
+        self.decoratee = decoratee
+        self.logger = logger
+        self.metrics = metrics
+    }
+
+    public func didSync(_ synced: SyncedCart) async throws {
+        try await decoratee.didSync(synced)
+        Counter(label: "checkout_cart_syncs_total", dimensions: [("result", "synced")], factory: metrics).increment()
+        for adjustment in synced.adjustments {
+            Counter(label: "checkout_cart_adjustments_total", dimensions: [("reason", adjustment.reason.rawValue)], factory: metrics)
+                .increment()
+        }
+        logger.info("cart synced", metadata: [
+            "cart.id": "\(synced.cart.id)",
+            "cart.version": "\(synced.cart.version)",
+            "cart.lines": "\(synced.cart.lines.count)",
+            "cart.subtotal": "\(synced.cart.subtotal)",
+            "cart.adjustments": "\(synced.adjustments.map(\.reason.rawValue))",
+        ])
+    }
+
+    public func didReject(_ rejection: SyncCartRejection) async throws {
+        try await decoratee.didReject(rejection)
+        Counter(label: "checkout_cart_syncs_total", dimensions: [("result", "rejected"), ("reason", rejection.reason.rawValue)], factory: metrics)
+            .increment()
+        var metadata: Logger.Metadata = [
+            "cart.id": "\(rejection.cartID)",
+            "rejection.reason": "\(rejection.reason.rawValue)",
+            "rejection.message": "\(rejection.message)",
+        ]
+        if let currentVersion = rejection.currentVersion {
+            metadata["cart.version"] = "\(currentVersion)"
+        }
+        logger.notice("cart sync rejected", metadata: metadata)
+    }
+}

@@ -1,0 +1,34 @@
+import CheckoutDomain
+import CheckoutObservability
+import Logging
+import Testing
+
+@Suite struct InstrumentedPlaceOrderTests {
+    @Test func passesTheRequestOnAndTimesIt() async throws {
+        let (sut, useCase, _, metrics) = makeSUT()
+
+        try await sut.execute(placeRequest())
+
+        #expect(await useCase.messages == [.placeOrder(placeRequest())])
+        #expect(metrics.timings("checkout_command_duration_seconds", ["command=order.place", "result=handled"]) == 1)
+    }
+
+    @Test func countsAPaymentProcessorFailureByItsCodeWithoutLoggingTheToken() async throws {
+        let (sut, _, logs, metrics) = makeSUT(throwing: RetryableError(code: .paymentProcessorUnavailable, context: "charging 5998 EUR"))
+
+        await #expect(throws: RetryableError.self) { try await sut.execute(placeRequest()) }
+
+        #expect(metrics.counter("checkout_command_retries_total", ["command=order.place", "code=payment-processor-unavailable"]) == 1)
+        #expect(logs.records.map(\.level) == [.warning])
+        let logged = logs.records.map { "\($0.message) \($0.metadata)" }.joined()
+        #expect(!logged.contains("tok_secret_visa"))
+    }
+
+    private func makeSUT(throwing error: (any Error)? = nil) -> (InstrumentedPlaceOrder, UseCaseSpy, LogRecorder, TestMetricsFactory) {
+        let useCase = UseCaseSpy(throwing: error)
+        let logs = LogRecorder()
+        let metrics = TestMetricsFactory()
+        let sut = InstrumentedPlaceOrder(useCase, logger: TestLogHandler.logger(recordingInto: logs), metrics: metrics)
+        return (sut, useCase, logs, metrics)
+    }
+}
