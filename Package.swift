@@ -11,6 +11,9 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
     name: "checkout-worker",
     platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "checkout-bench", targets: ["checkout-bench"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
@@ -41,6 +44,14 @@ let package = Package(
                 "CRabbitMQ",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+
+        // The transport's ceiling: the same consume → publish → ack loop in plain C.
+        .target(name: "CRawAMQPLoop", dependencies: ["CRabbitMQ"]),
+        .executableTarget(
+            name: "checkout-bench",
+            dependencies: ["RabbitMQ", "CRawAMQPLoop"],
             swiftSettings: swiftSettings
         ),
 

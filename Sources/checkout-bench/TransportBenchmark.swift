@@ -1,0 +1,132 @@
+import CRawAMQPLoop
+import Foundation
+import RabbitMQ
+import Synchronization
+
+/// The consume → publish-with-confirm → ack loop, on the Swift transport and on plain librabbitmq.
+///
+/// Both loops drain the same number of persistent messages from a durable queue into another one, on the
+/// same broker, in alternating rounds, so that the machine's noise hits both alike.
+struct TransportBenchmark {
+    enum Implementation: String, CaseIterable {
+        case c = "C loop (librabbitmq)"
+        case swift = "Swift transport"
+    }
+
+    struct Sample {
+        var implementation: Implementation
+        var prefetch: UInt16
+        var messagesPerSecond: Double
+    }
+
+    let endpoint: AMQPEndpoint
+    let count: Int
+    let rounds: Int
+    let prefetches: [UInt16]
+
+    func run() async throws -> [Sample] {
+        let connection = try await AMQPConnection.connect(AMQPConfiguration(endpoints: [endpoint]))
+        defer { Task { await connection.close() } }
+        var samples: [Sample] = []
+        for prefetch in prefetches {
+            for round in 1...rounds {
+                // Alternate which goes first, so that neither always runs on a warmer broker.
+                let order = round % 2 == 1 ? Implementation.allCases : Implementation.allCases.reversed()
+                for implementation in order {
+                    let rate = try await measure(implementation, prefetch: prefetch, on: connection)
+                    samples.append(Sample(implementation: implementation, prefetch: prefetch, messagesPerSecond: rate))
+                    log(String(format: "  prefetch %3d round %d  %-22@ %8.0f msg/s", prefetch, round, implementation.rawValue as NSString, rate))
+                }
+            }
+        }
+        return samples
+    }
+
+    private func measure(_ implementation: Implementation, prefetch: UInt16, on connection: AMQPConnection) async throws -> Double {
+        let suffix = UUID().uuidString.prefix(8)
+        let commands = "bench.commands.\(suffix)"
+        let events = "bench.events.\(suffix)"
+        try await connection.declare(AMQPTopology(queues: [.init(name: commands), .init(name: events)]))
+        defer {
+            Task {
+                _ = try? await connection.deleteQueue(commands)
+                _ = try? await connection.deleteQueue(events)
+            }
+        }
+        try await fill(commands, on: connection)
+
+        switch implementation {
+        case .c:
+            return try await runCLoop(from: commands, to: events, prefetch: prefetch)
+        case .swift:
+            return try await runSwiftLoop(from: commands, to: events, prefetch: prefetch, on: connection)
+        }
+    }
+
+    private func fill(_ queue: String, on connection: AMQPConnection) async throws {
+        let body = Array(#"{"cartId":"cart-42","customerId":"cust-7","baseVersion":0,"currency":"EUR","items":[{"sku":"SKU-RED-M","quantity":2}]}"#.utf8)
+        let properties = AMQPProperties(contentType: "application/json", deliveryMode: .persistent)
+        var sent = 0
+        while sent < count {
+            let batch = min(1_000, count - sent)
+            try await withThrowingDiscardingTaskGroup { group in
+                for _ in 0..<batch {
+                    group.addTask { try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: properties, body: body)) }
+                }
+            }
+            sent += batch
+        }
+    }
+
+    private func runCLoop(from commands: String, to events: String, prefetch: UInt16) async throws -> Double {
+        let endpoint = self.endpoint
+        let count = UInt64(self.count)
+        let result = await Task.detached {
+            var result = crawloop_result()
+            _ = crawloop_run(endpoint.host, Int32(endpoint.port), endpoint.user, endpoint.password,
+                             commands, events, prefetch, count, &result)
+            return result
+        }.value
+        guard result.failed == 0 else {
+            var message = result.message
+            let text = withUnsafeBytes(of: &message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            throw BenchmarkError(message: "the C loop failed: \(text)")
+        }
+        return Double(result.processed) / result.seconds
+    }
+
+    private func runSwiftLoop(from commands: String, to events: String, prefetch: UInt16, on connection: AMQPConnection) async throws -> Double {
+        let consumer = try await connection.consume(queue: commands, prefetch: prefetch)
+        let eventProperties = AMQPProperties(contentType: "application/json", deliveryMode: .persistent)
+        let started = Mutex<ContinuousClock.Instant?>(nil)
+        try await withThrowingDiscardingTaskGroup { group in
+            var received = 0
+            for await delivery in consumer {
+                if received == 0 { started.withLock { $0 = .now } }
+                received += 1
+                group.addTask {
+                    try await connection.publish(AMQPMessage(exchange: "", routingKey: events, properties: eventProperties, body: delivery.body))
+                    delivery.ack()
+                }
+                if received == count { break }
+            }
+        }
+        let elapsed = ContinuousClock.now - started.withLock { $0! }
+        return Double(count) / elapsed.seconds
+    }
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+func log(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+extension Duration {
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
