@@ -1,0 +1,551 @@
+#!/usr/bin/env bash
+# Private RabbitMQ and PostgreSQL servers for the test suite.
+#
+#   scripts/test-servers.sh start             install missing Debian packages, make certs, start both servers
+#   scripts/test-servers.sh stop              stop what `start` started (safe when nothing runs)
+#   scripts/test-servers.sh env               print the `export NAME=value` lines the tests read
+#   scripts/test-servers.sh status            say what runs (exit 0 when both run, 3 otherwise)
+#   scripts/test-servers.sh install           only install the missing Debian packages (the build needs librabbitmq-dev)
+#   scripts/test-servers.sh restart-rabbitmq  stop and start the whole RabbitMQ node (Erlang VM included)
+#   scripts/test-servers.sh ctl ARGS...       rabbitmqctl against the private node (= scripts/rabbitmqctl.sh)
+#   source scripts/test-servers.sh            start (or reuse) the servers and export the env into this shell
+#
+# Everything lives in .servers/ at the repository root: certs/, rabbitmq/ (config, data, logs,
+# its own HOME with the Erlang cookie), postgres/ (cluster, log). Works as root and as a normal user.
+#
+# Ports: AMQP 127.0.0.1:35672, AMQPS 127.0.0.1:35671, PostgreSQL 127.0.0.1:35432; Erlang
+# distribution 35673, a private epmd on 35674, rabbitmqctl's own distribution 35680-35699.
+
+if [[ "${BASH_SOURCE[0]}" != "$0" ]]; then
+    # Sourced: do the work in a child process (so `set -e` and friends stay out of the caller's
+    # shell), then export the environment here.
+    if "${BASH_SOURCE[0]}" start; then
+        eval "$("${BASH_SOURCE[0]}" env)"
+        return 0
+    else
+        return 1
+    fi
+fi
+
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+STATE="$ROOT/.servers"
+CERTS="$STATE/certs"
+RMQ_DIR="$STATE/rabbitmq"
+PG_LINK="$STATE/postgres"
+
+RMQ_NODE="checkout-test@localhost"
+AMQP_PORT=35672
+AMQPS_PORT=35671
+DIST_PORT=35673
+EPMD_PORT=35674
+# rabbitmqctl's own distribution listener. Left alone, it takes 35672-35682 (5672 + 30000): our
+# AMQP port, so `rabbitmqctl start_app` would fail with eaddrinuse on its own listener.
+CTL_DIST_PORT_MIN=35680
+CTL_DIST_PORT_MAX=35699
+PG_PORT=35432
+PG_DB=checkout_test
+PG_USER=checkout
+PG_PASSWORD=checkout
+PG_SUPERUSER=postgres
+PG_SUPERUSER_PASSWORD=checkout-test-superuser
+
+RMQ_START_TIMEOUT="${RMQ_START_TIMEOUT:-90}"
+PG_START_TIMEOUT="${PG_START_TIMEOUT:-60}"
+RMQ_SBIN=/usr/lib/rabbitmq/bin
+PACKAGES=(rabbitmq-server librabbitmq-dev libssl-dev postgresql openssl pkg-config)
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'test-servers: ERROR: %s\n' "$*" >&2; exit 1; }
+is_root() { [[ "$(id -u)" == 0 ]]; }
+# A live process (a zombie, e.g. one that an init without reaping inherited, does not count).
+alive() {
+    [[ -n "${1:-}" ]] && kill -0 "$1" 2>/dev/null || return 1
+    local stat
+    stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
+    stat="${stat##*) }"
+    [[ "${stat:0:1}" != Z ]]
+}
+# Does process PID mention PATH in its command line or environment? (So a stale pid file whose
+# number now belongs to some unrelated process is never acted on.)
+mentions() { alive "$1" && cat "/proc/$1/cmdline" "/proc/$1/environ" 2>/dev/null | tr '\0' '\n' | grep -qF -- "$2"; }
+read_pid() { [[ -r "$1" ]] && head -n1 "$1" | tr -dc '0-9' || true; }
+# Is something listening on this TCP port? Read from /proc, without connecting to it.
+port_open() {
+    local hex
+    hex="$(printf '%04X' "$1")"
+    awk -v p=":$hex" 'NR > 1 && $4 == "0A" && substr($2, length($2) - 4) == p { found = 1 } END { exit !found }' \
+        /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+show_log() { # file [lines]
+    local f="$1" n="${2:-60}"
+    if [[ -s "$f" ]]; then
+        printf -- '----- last %s lines of %s -----\n' "$n" "$f" >&2
+        tail -n "$n" "$f" >&2
+        printf -- '-----\n' >&2
+    fi
+}
+
+# ---------------------------------------------------------------- packages
+
+pkg_installed() {
+    [[ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null || true)" == installed ]]
+}
+
+ensure_packages() {
+    if ! command -v dpkg-query >/dev/null; then
+        say "not a Debian system: not installing packages, expecting them to be there"
+        return 0
+    fi
+    local missing=() p
+    for p in "${PACKAGES[@]}"; do pkg_installed "$p" || missing+=("$p"); done
+    ((${#missing[@]} == 0)) && return 0
+
+    local sudo=()
+    if ! is_root; then
+        command -v sudo >/dev/null && sudo -n true 2>/dev/null \
+            || die "missing Debian packages (${missing[*]}) and not root (no password-less sudo): install them first"
+        sudo=(sudo -n)
+    fi
+    say "installing Debian packages: ${missing[*]}"
+    # Keep the packages' own services (the system rabbitmq node, the 'main' postgres cluster)
+    # from being started by the maintainer scripts: only our private servers run.
+    local policy=/usr/sbin/policy-rc.d made_policy=0
+    if [[ ! -e "$policy" ]]; then
+        "${sudo[@]}" sh -c "printf '#!/bin/sh\nexit 101\n' > $policy && chmod 755 $policy"
+        made_policy=1
+    fi
+    local rc=0
+    {
+        "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+            && "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+                -o DPkg::Lock::Timeout=300 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold \
+                --no-install-recommends "${missing[@]}" </dev/null
+    } || rc=$?
+    ((made_policy)) && "${sudo[@]}" rm -f "$policy"
+    ((rc == 0)) || die "apt-get failed to install: ${missing[*]}"
+}
+
+# ---------------------------------------------------------------- certificates
+
+make_certs() {
+    local f
+    for f in ca.pem server.pem server.key client.pem client.key wrong-ca.pem; do
+        [[ -s "$CERTS/$f" ]] || { f=missing; break; }
+    done
+    [[ "$f" != missing ]] && return 0
+
+    say "making test certificates in ${CERTS#"$ROOT"/}"
+    rm -rf "$CERTS" && mkdir -p "$CERTS" && chmod 700 "$CERTS"
+    (
+        cd "$CERTS"
+        umask 077
+        cat >ca.ext <<'EOF'
+basicConstraints = critical, CA:TRUE
+keyUsage = critical, keyCertSign, cRLSign
+subjectKeyIdentifier = hash
+EOF
+        cat >server.ext <<'EOF'
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature, keyEncipherment
+extendedKeyUsage = serverAuth
+subjectAltName = DNS:localhost, IP:127.0.0.1
+authorityKeyIdentifier = keyid
+subjectKeyIdentifier = hash
+EOF
+        cat >client.ext <<'EOF'
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature, keyEncipherment
+extendedKeyUsage = clientAuth
+authorityKeyIdentifier = keyid
+subjectKeyIdentifier = hash
+EOF
+        local ca name
+        for ca in ca wrong-ca; do
+            [[ $ca == ca ]] && name="checkout-worker test CA" || name="checkout-worker WRONG test CA"
+            openssl req -new -newkey rsa:2048 -nodes -keyout "$ca.key" -subj "/O=checkout-worker tests/CN=$name" \
+                -out "$ca.csr" 2>/dev/null
+            openssl x509 -req -in "$ca.csr" -signkey "$ca.key" -days 3650 -sha256 \
+                -extfile ca.ext -out "$ca.pem" 2>/dev/null
+        done
+        openssl req -new -newkey rsa:2048 -nodes -keyout server.key -subj "/O=checkout-worker tests/CN=localhost" \
+            -out server.csr 2>/dev/null
+        openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -set_serial "0x$(openssl rand -hex 8)" \
+            -days 825 -sha256 -extfile server.ext -out server.pem 2>/dev/null
+        openssl req -new -newkey rsa:2048 -nodes -keyout client.key \
+            -subj "/O=checkout-worker tests/CN=checkout-test-client" -out client.csr 2>/dev/null
+        openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -set_serial "0x$(openssl rand -hex 8)" \
+            -days 825 -sha256 -extfile client.ext -out client.pem 2>/dev/null
+        rm -f ./*.csr ./*.ext
+        openssl verify -CAfile ca.pem server.pem client.pem >/dev/null
+        ! openssl verify -CAfile wrong-ca.pem server.pem >/dev/null 2>&1
+        # Readable by the test processes of any user on this machine (the CA keys stay private).
+        chmod 644 ./*.pem server.key client.key
+    ) || die "could not make the certificates with openssl"
+    chmod 755 "$CERTS"
+}
+
+# ---------------------------------------------------------------- RabbitMQ
+
+# The environment every rabbitmq script and CLI call gets: our node name, config, data and logs,
+# HOME (for the Erlang cookie), distribution port and epmd port. Call in a subshell.
+rmq_env() {
+    local v
+    for v in $(compgen -e | grep '^RABBITMQ_' || true); do unset "$v"; done
+    export HOME="$RMQ_DIR/home"
+    export RABBITMQ_NODENAME="$RMQ_NODE"
+    export RABBITMQ_CONF_ENV_FILE="$RMQ_DIR/rabbitmq-env.conf"
+    export RABBITMQ_CONFIG_FILE="$RMQ_DIR/rabbitmq.conf"
+    export RABBITMQ_ADVANCED_CONFIG_FILE="$RMQ_DIR/advanced.config"
+    export RABBITMQ_ENABLED_PLUGINS_FILE="$RMQ_DIR/enabled_plugins"
+    export RABBITMQ_MNESIA_BASE="$RMQ_DIR/mnesia"
+    export RABBITMQ_LOG_BASE="$RMQ_DIR/log"
+    export RABBITMQ_PID_FILE="$RMQ_DIR/rabbit.pid"
+    export RABBITMQ_DIST_PORT="$DIST_PORT"
+    export RABBITMQ_CTL_DIST_PORT_MIN="$CTL_DIST_PORT_MIN" RABBITMQ_CTL_DIST_PORT_MAX="$CTL_DIST_PORT_MAX"
+    export ERL_EPMD_PORT="$EPMD_PORT"
+    export ERL_CRASH_DUMP="$RMQ_DIR/log/erl_crash.dump"
+    export LANG=C.UTF-8 LC_ALL=C.UTF-8
+}
+
+rmqctl() ( rmq_env; exec "$RMQ_SBIN/rabbitmqctl" -n "$RMQ_NODE" "$@" )
+
+rmq_write_config() {
+    mkdir -p "$RMQ_DIR/home" "$RMQ_DIR/mnesia" "$RMQ_DIR/log"
+    chmod 700 "$RMQ_DIR/home"
+    if [[ ! -s "$RMQ_DIR/home/.erlang.cookie" ]]; then
+        (umask 077 && openssl rand -hex 20 | tr -d '\n' >"$RMQ_DIR/home/.erlang.cookie")
+    fi
+    chmod 400 "$RMQ_DIR/home/.erlang.cookie"
+    : >"$RMQ_DIR/rabbitmq-env.conf"     # not /etc/rabbitmq/rabbitmq-env.conf
+    echo '[].' >"$RMQ_DIR/enabled_plugins" # no management plugin
+    rm -f "$RMQ_DIR/advanced.config"
+    cat >"$RMQ_DIR/rabbitmq.conf" <<EOF
+# Generated by scripts/test-servers.sh; rewritten at every start.
+listeners.tcp.default = 127.0.0.1:$AMQP_PORT
+listeners.ssl.default = 127.0.0.1:$AMQPS_PORT
+ssl_options.cacertfile = $CERTS/ca.pem
+ssl_options.certfile = $CERTS/server.pem
+ssl_options.keyfile = $CERTS/server.key
+ssl_options.verify = verify_peer
+ssl_options.fail_if_no_peer_cert = false
+ssl_options.versions.1 = tlsv1.3
+ssl_options.versions.2 = tlsv1.2
+loopback_users.guest = true
+log.file = rabbit.log
+log.file.level = info
+log.console = false
+disk_free_limit.absolute = 50MB
+EOF
+}
+
+rmq_pids() { # beam pid and wrapper pid of our node, those alive
+    local p
+    for p in "$(read_pid "$RMQ_DIR/rabbit.pid")" "$(read_pid "$RMQ_DIR/wrapper.pid")"; do
+        mentions "$p" "$RMQ_DIR/home" && echo "$p"
+    done
+    return 0
+}
+
+rmq_running() { [[ -n "$(rmq_pids)" ]]; }
+
+rmq_fail() {
+    show_log "$RMQ_DIR/log/stdout.log" 40
+    show_log "$RMQ_DIR/log/rabbit.log" 60
+    rmq_stop >/dev/null 2>&1 || true # leave nothing half-started behind
+    die "$*"
+}
+
+rmq_wait() {
+    local wpid="$1" deadline=$((SECONDS + RMQ_START_TIMEOUT))
+    until port_open "$AMQP_PORT" && port_open "$AMQPS_PORT"; do
+        alive "$wpid" || rmq_fail "RabbitMQ exited during start-up"
+        ((SECONDS < deadline)) || rmq_fail "RabbitMQ did not open ports $AMQP_PORT/$AMQPS_PORT within ${RMQ_START_TIMEOUT}s"
+        sleep 0.5
+    done
+    rmqctl -q await_startup --timeout "$RMQ_START_TIMEOUT" >/dev/null 2>&1 \
+        || rmq_fail "RabbitMQ listens but 'rabbitmqctl await_startup' failed"
+}
+
+rmq_start() {
+    if rmq_running; then
+        if rmqctl -q -t 15 ping >/dev/null 2>&1 && rmqctl -q -t 60 start_app >/dev/null 2>&1 \
+            && rmqctl -q await_startup --timeout 30 >/dev/null 2>&1 \
+            && port_open "$AMQP_PORT" && port_open "$AMQPS_PORT"; then
+            say "RabbitMQ already running (node $RMQ_NODE), reusing it"
+            return 0
+        fi
+        say "a previous private RabbitMQ node is not healthy, restarting it"
+        rmq_stop
+    fi
+    local p
+    for p in "$AMQP_PORT" "$AMQPS_PORT" "$DIST_PORT"; do
+        port_open "$p" && die "port $p on 127.0.0.1 is already used by another process (not our node): free it first"
+    done
+    rmq_write_config
+    rm -f "$RMQ_DIR/rabbit.pid" "$RMQ_DIR/wrapper.pid"
+    local f # keep the previous run's logs as *.prev, start afresh
+    for f in "$RMQ_DIR"/log/*.log; do [[ -e "$f" ]] && mv -f "$f" "$f.prev"; done
+    rm -f "$RMQ_DIR/log/erl_crash.dump"
+    say "starting RabbitMQ on $AMQP_PORT/$AMQPS_PORT (node $RMQ_NODE)"
+    local t0=$SECONDS
+    # setsid: own session, so a Ctrl-C in the terminal does not reach it (we stop it ourselves);
+    # 8>&- 9>&-: don't hold the scripts' lock files open for the server's lifetime.
+    (
+        rmq_env
+        cd "$RMQ_DIR"
+        exec setsid "$RMQ_SBIN/rabbitmq-server"
+    ) >>"$RMQ_DIR/log/stdout.log" 2>&1 </dev/null 8>&- 9>&- &
+    local wpid=$!
+    echo "$wpid" >"$RMQ_DIR/wrapper.pid"
+    rmq_wait "$wpid"
+    say "RabbitMQ up in $((SECONDS - t0))s"
+}
+
+rmq_stop() {
+    local pids
+    pids="$(rmq_pids | tr '\n' ' ')"
+    if [[ -n "${pids// /}" ]]; then
+        say "stopping RabbitMQ (node $RMQ_NODE)"
+        local beam
+        beam="$(read_pid "$RMQ_DIR/rabbit.pid")"
+        if mentions "$beam" "$RMQ_DIR/home"; then
+            # Graceful: stops the app and the VM, waits for the OS process to exit.
+            rmqctl -q -t 60 stop "$RMQ_DIR/rabbit.pid" >/dev/null 2>&1 || true
+        fi
+        local p deadline
+        for p in $pids; do alive "$p" && kill -TERM "$p" 2>/dev/null || true; done
+        deadline=$((SECONDS + 20))
+        for p in $pids; do
+            while alive "$p" && ((SECONDS < deadline)); do sleep 0.2; done
+            if alive "$p"; then
+                say "RabbitMQ process $p did not stop, killing it"
+                kill -KILL "$p" 2>/dev/null || true
+            fi
+        done
+    fi
+    rm -f "$RMQ_DIR/rabbit.pid" "$RMQ_DIR/wrapper.pid"
+    # The private epmd (port $EPMD_PORT) that our node started: only ever ours.
+    if port_open "$EPMD_PORT"; then
+        (export ERL_EPMD_PORT="$EPMD_PORT"; epmd -port "$EPMD_PORT" -kill >/dev/null 2>&1) || true
+    fi
+}
+
+# ---------------------------------------------------------------- PostgreSQL
+
+PG_BIN=""
+find_pg_bin() {
+    local d
+    if [[ -x /usr/lib/postgresql/15/bin/initdb ]]; then
+        PG_BIN=/usr/lib/postgresql/15/bin
+    else
+        d="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1 || true)"
+        [[ -n "$d" && -x "$d/initdb" ]] || die "PostgreSQL server binaries not found under /usr/lib/postgresql"
+        PG_BIN="$d"
+    fi
+}
+
+# initdb/pg_ctl refuse to run as root: as root, the cluster belongs to the 'postgres' user.
+pg_as() {
+    if is_root; then
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+
+# The cluster's base directory: .servers/postgres, or, when root and the 'postgres' user cannot
+# reach the repository (e.g. a clone under /root), a directory in /tmp that .servers/postgres links to.
+PG_BASE=""
+resolve_pg_base() {
+    if [[ -L "$PG_LINK" ]]; then
+        PG_BASE="$(readlink -f "$PG_LINK")"
+        return 0
+    fi
+    PG_BASE="$PG_LINK"
+    if is_root && ! runuser -u postgres -- test -x "$STATE" 2>/dev/null; then
+        [[ -e "$PG_LINK" ]] && die "the 'postgres' user cannot reach $PG_LINK (a parent directory is not searchable): remove it, it is re-created in /tmp"
+        mkdir -p "$STATE"
+        PG_BASE="${TMPDIR:-/tmp}/checkout-test-postgres-$(printf '%s' "$ROOT" | md5sum | cut -c1-12)"
+        ln -s "$PG_BASE" "$PG_LINK"
+    fi
+}
+
+pg_data() { echo "$PG_BASE/data"; }
+pg_pid() { read_pid "$(pg_data)/postmaster.pid"; }
+pg_running() { mentions "$(pg_pid)" "$(pg_data)"; }
+pg_ctl() { pg_as "$PG_BIN/pg_ctl" -D "$(pg_data)" "$@"; }
+
+pg_fail() {
+    show_log "$PG_BASE/postgres.log" 60
+    pg_stop >/dev/null 2>&1 || true # leave nothing half-started behind
+    die "$*"
+}
+
+pg_superuser_psql() {
+    PGPASSWORD="$PG_SUPERUSER_PASSWORD" PGCONNECT_TIMEOUT=10 "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 \
+        -h 127.0.0.1 -p "$PG_PORT" -U "$PG_SUPERUSER" -d postgres "$@"
+}
+
+pg_initdb() {
+    local data
+    data="$(pg_data)"
+    [[ -s "$data/PG_VERSION" ]] && return 0
+    say "creating the PostgreSQL cluster in ${PG_LINK#"$ROOT"/}"
+    rm -rf "$data"
+    mkdir -p "$PG_BASE"
+    is_root && chown postgres: "$PG_BASE"
+    chmod 700 "$PG_BASE"
+    printf '%s\n' "$PG_SUPERUSER_PASSWORD" >"$PG_BASE/superuser.pw"
+    is_root && chown postgres: "$PG_BASE/superuser.pw"
+    pg_as "$PG_BIN/initdb" -D "$data" -U "$PG_SUPERUSER" --pwfile="$PG_BASE/superuser.pw" \
+        --auth-local=peer --auth-host=scram-sha-256 --encoding=UTF8 --locale=C --no-sync \
+        >"$PG_BASE/initdb.log" 2>&1 </dev/null || { show_log "$PG_BASE/initdb.log"; die "initdb failed"; }
+    rm -f "$PG_BASE/superuser.pw"
+    pg_as sh -c "echo \"include 'checkout-test.conf'\" >> '$data/postgresql.conf'"
+}
+
+pg_write_config() {
+    pg_as sh -c "cat > '$(pg_data)/checkout-test.conf'" <<EOF
+# Generated by scripts/test-servers.sh; rewritten at every start.
+listen_addresses = '127.0.0.1'
+port = $PG_PORT
+unix_socket_directories = ''
+max_connections = 200
+fsync = off
+full_page_writes = off
+synchronous_commit = off
+logging_collector = off
+log_min_messages = warning
+log_line_prefix = '%m [%p] %q%u@%d '
+EOF
+}
+
+pg_start() {
+    find_pg_bin
+    resolve_pg_base
+    if pg_running; then
+        if "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" -t 5; then
+            say "PostgreSQL already running on $PG_PORT, reusing it"
+            pg_create_db
+            return 0
+        fi
+        say "a previous private PostgreSQL is not healthy, restarting it"
+        pg_stop
+    fi
+    port_open "$PG_PORT" && die "port $PG_PORT on 127.0.0.1 is already used by another process (not our cluster): free it first"
+    is_root && [[ -d "$PG_BASE" ]] && chown -R postgres: "$PG_BASE"
+    pg_initdb
+    pg_write_config
+    say "starting PostgreSQL on $PG_PORT"
+    [[ -e "$PG_BASE/postgres.log" ]] && pg_as mv -f "$PG_BASE/postgres.log" "$PG_BASE/postgres.log.prev"
+    local t0=$SECONDS
+    pg_ctl start -w -t "$PG_START_TIMEOUT" -l "$PG_BASE/postgres.log" >/dev/null 2>&1 </dev/null 8>&- 9>&- \
+        || pg_fail "PostgreSQL did not start within ${PG_START_TIMEOUT}s"
+    local deadline=$((SECONDS + PG_START_TIMEOUT))
+    until "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" -t 2; do
+        ((SECONDS < deadline)) || pg_fail "PostgreSQL does not accept connections on $PG_PORT"
+        sleep 0.5
+    done
+    pg_create_db
+    say "PostgreSQL up in $((SECONDS - t0))s"
+}
+
+pg_create_db() {
+    pg_superuser_psql >/dev/null <<EOF || pg_fail "could not create role $PG_USER / database $PG_DB"
+SELECT format('CREATE ROLE %I LOGIN CREATEDB PASSWORD %L', '$PG_USER', '$PG_PASSWORD')
+ WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$PG_USER') \gexec
+SELECT format('CREATE DATABASE %I OWNER %I', '$PG_DB', '$PG_USER')
+ WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '$PG_DB') \gexec
+EOF
+}
+
+pg_stop() {
+    [[ -n "$PG_BIN" ]] || find_pg_bin
+    [[ -n "$PG_BASE" ]] || resolve_pg_base
+    local pid
+    pid="$(pg_pid)"
+    pg_running || return 0
+    say "stopping PostgreSQL"
+    pg_ctl stop -m fast -w -t 30 >/dev/null 2>&1 </dev/null \
+        || pg_ctl stop -m immediate -w -t 15 >/dev/null 2>&1 </dev/null || true
+    if alive "$pid"; then
+        say "PostgreSQL process $pid did not stop, killing it"
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
+}
+
+# ---------------------------------------------------------------- commands
+
+print_env() {
+    local ctl
+    ctl="$ROOT/scripts/rabbitmqctl.sh"
+    cat <<EOF
+export RABBITMQ_URL='amqp://guest:guest@127.0.0.1:$AMQP_PORT/%2F'
+export RABBITMQ_TLS_URL='amqps://guest:guest@localhost:$AMQPS_PORT/%2F'
+export RABBITMQ_CA_FILE='$CERTS/ca.pem'
+export RABBITMQ_WRONG_CA_FILE='$CERTS/wrong-ca.pem'
+export RABBITMQ_CLIENT_CERT_FILE='$CERTS/client.pem'
+export RABBITMQ_CLIENT_KEY_FILE='$CERTS/client.key'
+export RABBITMQCTL='$ctl'
+export POSTGRES_URL='postgres://$PG_USER:$PG_PASSWORD@127.0.0.1:$PG_PORT/$PG_DB'
+EOF
+}
+
+lock() {
+    mkdir -p "$STATE"
+    chmod 755 "$STATE"
+    exec 9>"$STATE/servers.lock"
+    flock -w 600 9 || die "another scripts/test-servers.sh holds ${STATE}/servers.lock"
+}
+
+status() {
+    local p rc=0
+    p="$(rmq_pids | tr '\n' ' ')"
+    if [[ -n "${p// /}" ]]; then echo "rabbitmq: running (pids ${p% })"; else echo "rabbitmq: stopped"; rc=3; fi
+    if [[ -d /usr/lib/postgresql && ( -e "$PG_LINK" || -L "$PG_LINK" ) ]]; then
+        find_pg_bin
+        resolve_pg_base
+    fi
+    if [[ -n "$PG_BIN" ]] && pg_running; then echo "postgres: running (pid $(pg_pid))"; else echo "postgres: stopped"; rc=3; fi
+    return "$rc"
+}
+
+main() {
+    local cmd="${1:-}"
+    shift || true
+    case "$cmd" in
+        start)
+            lock
+            ensure_packages
+            make_certs
+            rmq_start
+            pg_start
+            ;;
+        stop)
+            lock
+            rmq_stop
+            if [[ -d /usr/lib/postgresql && ( -e "$PG_LINK" || -L "$PG_LINK" ) ]]; then pg_stop; fi
+            ;;
+        restart-rabbitmq)
+            lock
+            rmq_stop
+            rmq_start
+            ;;
+        install)
+            lock
+            ensure_packages
+            ;;
+        env) print_env ;;
+        status) status ;;
+        ctl) rmqctl "$@" ;;
+        *)
+            echo "usage: $0 start|stop|env|status|install|restart-rabbitmq|ctl ARGS..." >&2
+            exit 2
+            ;;
+    esac
+}
+
+main "$@"

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The project's test command:
+#   scripts/test.sh                 build, start private RabbitMQ + PostgreSQL, run `swift test`, stop them
+#   scripts/test.sh --filter X      any arguments go to `swift test`
+# The servers (see scripts/test-servers.sh) are stopped on exit, also on failure or Ctrl-C, unless
+# they were already running before (then they are left as found). KEEP_TEST_SERVERS=1 keeps them up.
+# The exit code is swift test's.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+SERVERS="$PWD/scripts/test-servers.sh"
+
+say() { printf '==> %s\n' "$*" >&2; }
+
+# One run at a time per checkout: a second run would stop the first one's servers.
+mkdir -p .servers
+exec 8>.servers/test.lock
+if ! flock -n 8; then
+    say "another scripts/test.sh is running in this checkout, waiting for it (.servers/test.lock)"
+    flock -w 5400 8 || { echo "test.sh: gave up waiting for .servers/test.lock" >&2; exit 1; }
+fi
+
+stop_servers=0
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM
+    if ((stop_servers)) && [[ "${KEEP_TEST_SERVERS:-0}" != 1 ]]; then
+        say "stopping the test servers"
+        "$SERVERS" stop 8>&- || echo "test.sh: WARNING: could not stop the test servers cleanly" >&2
+    fi
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# librabbitmq-dev & co. are needed by the build itself.
+"$SERVERS" install 8>&-
+
+say "building (swift build --build-tests)"
+swift build --build-tests
+
+if "$SERVERS" status >/dev/null 2>&1; then
+    say "test servers already running: reusing them and leaving them up"
+else
+    stop_servers=1
+fi
+"$SERVERS" start 8>&- || { echo "test.sh: ERROR: the test servers did not start (see above)" >&2; exit 1; }
+eval "$("$SERVERS" env)"
+say "RABBITMQ_URL=$RABBITMQ_URL RABBITMQ_TLS_URL=$RABBITMQ_TLS_URL POSTGRES_URL=$POSTGRES_URL"
+
+say "running swift test $*"
+set +e
+swift test "$@"
+rc=$?
+set -e
+say "swift test exited with $rc"
+exit "$rc"
