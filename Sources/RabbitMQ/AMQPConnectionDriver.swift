@@ -815,6 +815,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             count += 1
             try handle(frame)
             if self.connection != nil { amqp_maybe_release_buffers_on_channel(connection, frame.channel) }
+            // Stop at a synchronous reply: what follows it (deliveries after consume-ok) needs the caller's state.
+            if let wait = rpcWait, wait.result != nil || wait.error != nil { break }
         }
         return count
     }
@@ -861,15 +863,17 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     }
 
     private func deliver(_ message: AMQPMessage, deliveryTag: UInt64, redelivered: Bool, on channel: UInt16) throws(AMQPError) {
-        guard let id = consumers.values.first(where: { $0.channel == channel && $0.isSubscribed })?.id, let connection else { return }
-        let consumer = consumers[id]!
-        let delivery = AMQPDelivery(exchange: message.exchange, routingKey: message.routingKey, properties: message.properties,
-                                    body: message.body, redelivered: redelivered, deliveryTag: deliveryTag,
-                                    consumerID: id, channelGeneration: consumer.generation, settler: self)
-        if !consumer.isCancelled, case .enqueued = consumer.stream.yield(delivery) {
-            consumers[id]!.acks.received(deliveryTag)
-            statistics.recordDelivery()
-            return
+        guard let connection else { return }
+        if let consumer = consumers.values.first(where: { $0.channel == channel && $0.isSubscribed && !$0.isCancelled }) {
+            let delivery = AMQPDelivery(exchange: message.exchange, routingKey: message.routingKey, properties: message.properties,
+                                        body: message.body, redelivered: redelivered, deliveryTag: deliveryTag,
+                                        consumerID: consumer.id, channelGeneration: consumer.generation, settler: self)
+            consumers[consumer.id]!.acks.received(deliveryTag)
+            if case .enqueued = consumer.stream.yield(delivery) {
+                statistics.recordDelivery()
+                return
+            }
+            _ = consumers[consumer.id]!.acks.remove(deliveryTag)
         }
         // Nobody will settle it: hand it back at once so it is not stuck until the connection closes.
         try Self.check(amqp_basic_reject(connection, channel, deliveryTag, 1), doing: "return a delivery nobody consumes")

@@ -8,7 +8,7 @@ import Testing
 /// after the other suites.
 @Suite(.serialized) struct BrokerDisruptionTests {
     /// Publishes `count` numbered messages, re-publishing any whose confirm was lost with the connection.
-    private func publishAll(_ count: Int, to queue: String, on connection: AMQPConnection) async throws {
+    private func publishAll(_ count: Int, to queue: String, on connection: AMQPConnection, progress: borrowing Mutex<Int>) async throws {
 
         for index in 0..<count {
             while true {
@@ -22,6 +22,7 @@ import Testing
                     try await Task.sleep(for: .milliseconds(50))
                 }
             }
+            progress.withLock { $0 = index + 1 }
             if index % 50 == 0 { try await Task.sleep(for: .milliseconds(5)) }
         }
 
@@ -42,9 +43,12 @@ import Testing
             }
         }
         let count = 1_500
-        let publishing = Task { try await publishAll(count, to: queue, on: connection) }
-        try await Task.sleep(for: .milliseconds(300))
+        let progress = Mutex(0)
+        let publishing = Task { try await publishAll(count, to: queue, on: connection, progress: progress) }
+        #expect(try await eventually { progress.withLock { $0 } >= 200 })
         try await disrupt()
+        let publishedBeforeDisruption = progress.withLock { $0 }
+        #expect(publishedBeforeDisruption < count, "the publisher had finished before the disruption; the test proves nothing")
 
         _ = try await publishing.value
         let complete = try await eventually(timeout: .seconds(60)) { received.withLock { $0.count } == count }
