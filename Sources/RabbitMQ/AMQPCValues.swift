@@ -4,15 +4,38 @@ import Foundation
 /// Owns the C memory behind the `amqp_bytes_t`, tables and properties handed to librabbitmq for one call.
 ///
 /// librabbitmq only borrows what it is given, so everything stays allocated until the arena is reset,
-/// after the call returned.
+/// after the call returned. It bump-allocates from a reused block, so a publish costs no malloc.
 final class AMQPCArena {
-    private var allocations: [UnsafeMutableRawPointer] = []
+    private static let blockSize = 16 * 1024
+    private let block = UnsafeMutableRawPointer.allocate(byteCount: AMQPCArena.blockSize, alignment: 16)
+    private var used = 0
+    private var oversized: [UnsafeMutableRawPointer] = []
 
-    deinit { reset() }
+    deinit {
+        reset()
+        block.deallocate()
+    }
 
     func reset() {
-        for allocation in allocations { allocation.deallocate() }
-        allocations.removeAll(keepingCapacity: true)
+        used = 0
+        for allocation in oversized { allocation.deallocate() }
+        oversized.removeAll(keepingCapacity: true)
+    }
+
+    private func allocate(byteCount: Int, alignment: Int) -> UnsafeMutableRawPointer {
+        let start = (used + alignment - 1) & ~(alignment - 1)
+        if start + byteCount <= Self.blockSize {
+            used = start + byteCount
+            return block + start
+        }
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: alignment)
+        oversized.append(memory)
+        return memory
+    }
+
+    private func allocate<T>(_ type: T.Type, capacity: Int) -> UnsafeMutablePointer<T> {
+        allocate(byteCount: MemoryLayout<T>.stride * max(capacity, 1), alignment: MemoryLayout<T>.alignment)
+            .bindMemory(to: T.self, capacity: max(capacity, 1))
     }
 
     func bytes(_ text: String) -> amqp_bytes_t {
@@ -22,24 +45,14 @@ final class AMQPCArena {
 
     func bytes(_ buffer: UnsafeRawBufferPointer) -> amqp_bytes_t {
         guard buffer.count > 0 else { return amqp_bytes_t(len: 0, bytes: nil) }
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: buffer.count, alignment: 1)
+        let memory = allocate(byteCount: buffer.count, alignment: 1)
         memory.copyMemory(from: buffer.baseAddress!, byteCount: buffer.count)
-        allocations.append(memory)
         return amqp_bytes_t(len: buffer.count, bytes: memory)
-    }
-
-    func cString(_ text: String) -> UnsafePointer<CChar> {
-        let utf8 = Array(text.utf8CString)
-        let memory = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count)
-        memory.initialize(from: utf8, count: utf8.count)
-        allocations.append(UnsafeMutableRawPointer(memory))
-        return UnsafePointer(memory)
     }
 
     func table(_ table: AMQPFieldTable) -> amqp_table_t {
         guard !table.isEmpty else { return amqp_table_t(num_entries: 0, entries: nil) }
-        let entries = UnsafeMutablePointer<amqp_table_entry_t>.allocate(capacity: table.count)
-        allocations.append(UnsafeMutableRawPointer(entries))
+        let entries = allocate(amqp_table_entry_t.self, capacity: table.count)
         for (offset, (key, value)) in table.sorted(by: { $0.key < $1.key }).enumerated() {
             (entries + offset).initialize(to: amqp_table_entry_t(key: bytes(key), value: field(value)))
         }
@@ -69,8 +82,7 @@ final class AMQPCArena {
         case .void: kind("V")
         case .array(let values):
             kind("A")
-            let entries = UnsafeMutablePointer<amqp_field_value_t>.allocate(capacity: max(values.count, 1))
-            allocations.append(UnsafeMutableRawPointer(entries))
+            let entries = allocate(amqp_field_value_t.self, capacity: values.count)
             for (offset, element) in values.enumerated() { (entries + offset).initialize(to: self.field(element)) }
             field.value.array = amqp_array_t(num_entries: Int32(values.count), entries: entries)
         }

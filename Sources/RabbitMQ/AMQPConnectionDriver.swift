@@ -42,6 +42,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     private struct Inbox {
         var commands: [Command] = []
         var isFinished = false
+        /// The driver is (about to be) asleep in poll(2): the next submitter writes to the wake-up pipe.
+        var driverIsAsleep = false
     }
 
     private struct Consumer {
@@ -117,6 +119,11 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     private var rpcWait: RPCWait?
     private var isFinished = false
     private let arena = AMQPCArena()
+    /// Whether the socket may hold unread frames; reading an empty socket costs librabbitmq two syscalls.
+    private var socketMayBeReadable = true
+    private var lastReadAt: UInt64 = 0
+    private var pollDescriptors: [pollfd] = []
+    private var drainBuffer = [UInt8](repeating: 0, count: 256)
 
     init(configuration: AMQPConfiguration, logger: Logger) {
         self.configuration = configuration
@@ -157,7 +164,9 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         let (accepted, needsWake) = inbox.withLock { inbox -> (Bool, Bool) in
             guard !inbox.isFinished else { return (false, false) }
             inbox.commands.append(command)
-            return (true, inbox.commands.count == 1)
+            let needsWake = inbox.driverIsAsleep
+            inbox.driverIsAsleep = false
+            return (true, needsWake)
         }
         if needsWake { wake() }
         return accepted
@@ -198,9 +207,36 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         }
         try flushAcks()
         try repairChannels()
-        let framesRead = try readAvailableFrames(limit: 512)
-        guard framesRead == 0, inboxIsEmpty else { return }
-        waitForEvents(timeout: pollInterval)
+        var framesRead = 0
+        if mustRead {
+            framesRead = try readAvailableFrames(limit: 512)
+            lastReadAt = Self.monotonicNanoseconds()
+            socketMayBeReadable = framesRead == 512
+        }
+        guard framesRead == 0, fallAsleepIfIdle() else { return }
+        socketMayBeReadable = waitForEvents(timeout: pollInterval)
+        wakeUp()
+    }
+
+    /// Reads when the socket or librabbitmq's buffers may hold frames, and at least every poll interval,
+    /// because librabbitmq sends heartbeats and notices missed ones only while it is asked for frames.
+    private var mustRead: Bool {
+        guard let connection else { return false }
+        if socketMayBeReadable || amqp_frames_enqueued(connection) != 0 || amqp_data_in_buffer(connection) != 0 { return true }
+        let interval = UInt64(pollInterval.seconds * 1e9)
+        return Self.monotonicNanoseconds() - lastReadAt >= interval
+    }
+
+    private func fallAsleepIfIdle() -> Bool {
+        inbox.withLock { inbox in
+            guard inbox.commands.isEmpty else { return false }
+            inbox.driverIsAsleep = true
+            return true
+        }
+    }
+
+    private func wakeUp() {
+        inbox.withLock { $0.driverIsAsleep = false }
     }
 
     private func runDisconnected() {
@@ -210,7 +246,10 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         }
         let now = ContinuousClock.now
         guard now >= nextConnectAt else {
-            waitForEvents(timeout: min(nextConnectAt - now, .seconds(1)))
+            if fallAsleepIfIdle() {
+                _ = waitForEvents(timeout: min(nextConnectAt - now, .seconds(1)))
+                wakeUp()
+            }
             return
         }
         connectToNextEndpoints()
@@ -221,8 +260,6 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         return heartbeat > 0 ? min(.milliseconds(heartbeat * 250), .seconds(1)) : .seconds(1)
     }
 
-    private var inboxIsEmpty: Bool { inbox.withLock { $0.commands.isEmpty } }
-
     private func takeCommands() -> [Command] {
         inbox.withLock { inbox in
             let commands = inbox.commands
@@ -231,19 +268,23 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         }
     }
 
-    /// Sleeps until the socket is readable, a command arrives, or the timeout passes.
-    private func waitForEvents(timeout: Duration) {
-        var descriptors = [pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)]
+    /// Sleeps until the socket is readable, a command arrives, or the timeout passes; returns whether
+    /// the socket may have something to read.
+    private func waitForEvents(timeout: Duration) -> Bool {
+        pollDescriptors.removeAll(keepingCapacity: true)
+        pollDescriptors.append(pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0))
         if let connection {
             let socket = amqp_get_sockfd(connection)
-            if socket >= 0 { descriptors.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
+            if socket >= 0 { pollDescriptors.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
         }
         let milliseconds = Int32(clamping: max(0, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
-        _ = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
-        if descriptors[0].revents & Int16(POLLIN) != 0 {
-            var buffer = [UInt8](repeating: 0, count: 64)
-            while read(wakeReader, &buffer, buffer.count) > 0 {}
+        let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), milliseconds)
+        if pollDescriptors[0].revents & Int16(POLLIN) != 0 {
+            while read(wakeReader, &drainBuffer, drainBuffer.count) > 0 {}
         }
+        // A timeout or an error also counts as readable, so that librabbitmq gets to service heartbeats
+        // and to report what went wrong.
+        return ready <= 0 || pollDescriptors.count < 2 || pollDescriptors[1].revents != 0
     }
 
     // MARK: - Commands
@@ -962,6 +1003,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         while true {
             loopTick.store(Self.monotonicNanoseconds(), ordering: .relaxed)
             _ = try readAvailableFrames(limit: .max)
+            socketMayBeReadable = true
             if let error = rpcWait?.error { throw error }
             if let result = rpcWait?.result { return result }
             guard connection != nil else { throw AMQPError(code: .connectionLost, message: "the connection closed during a request") }
@@ -969,7 +1011,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             guard now < deadline else {
                 throw AMQPError(code: .timeout, message: "the broker did not answer within \(timeout)")
             }
-            waitForEvents(timeout: min(deadline - now, pollInterval))
+            _ = waitForEvents(timeout: min(deadline - now, pollInterval))
         }
     }
 
