@@ -868,7 +868,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         case AMQP_FRAME_METHOD:
             try handleMethod(frame.payload.method, on: channel)
         case AMQP_FRAME_HEADER:
-            guard var content = contents[channel] else { return }
+            // Taken out of the dictionary so that appending to its body does not copy it.
+            guard var content = contents.removeValue(forKey: channel) else { return }
             if let decoded = frame.payload.properties.decoded {
                 content.properties = AMQPCDecoding.properties(decoded.assumingMemoryBound(to: amqp_basic_properties_t.self).pointee)
             }
@@ -876,7 +877,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             content.body.reserveCapacity(content.bodySize ?? 0)
             try store(content, on: channel)
         case AMQP_FRAME_BODY:
-            guard var content = contents[channel] else { return }
+            guard var content = contents.removeValue(forKey: channel) else { return }
             let fragment = frame.payload.body_fragment
             if fragment.len > 0, let bytes = fragment.bytes {
                 content.body.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: fragment.len))
