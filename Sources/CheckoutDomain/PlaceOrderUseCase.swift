@@ -55,21 +55,9 @@ public struct PlaceOrderUseCase: PlaceOrder {
             return try await output.didReject(PlaceOrderRejection(cartID: request.cartID, reason: .invalidRequest, message: error.message))
         }
         let now = now()
-        switch try await processedCommands.claim(command.id, at: now, leaseUntil: now.addingTimeInterval(claimLease)) {
-        case .completed(let outcome):
-            try await report(outcome)
-        case .inProgress(let until):
-            throw RetryableError(code: .commandInProgress, context: "command \(command.id) is claimed until \(until)")
-        case .claimed:
-            let outcome: PlaceOrderOutcome
-            do {
-                outcome = try await place(command, at: now)
-            } catch {
-                try? await processedCommands.release(command.id)
-                throw error
-            }
-            try await report(outcome)
-        }
+        try await processedCommands.once(command.id, at: now, lease: claimLease,
+                                         work: { try await place(command, at: now) },
+                                         report: report)
     }
 
     private func place(_ command: PlaceOrderCommand, at now: Date) async throws -> PlaceOrderOutcome {

@@ -45,21 +45,9 @@ public struct SyncCartUseCase: SyncCart {
             return try await output.didReject(SyncCartRejection(cartID: request.cartID, reason: .invalidRequest, message: error.message))
         }
         let now = now()
-        switch try await processedCommands.claim(command.id, at: now, leaseUntil: now.addingTimeInterval(claimLease)) {
-        case .completed(let outcome):
-            try await report(outcome)
-        case .inProgress(let until):
-            throw RetryableError(code: .commandInProgress, context: "command \(command.id) is claimed until \(until)")
-        case .claimed:
-            let outcome: SyncCartOutcome
-            do {
-                outcome = try await sync(command, at: now)
-            } catch {
-                try? await processedCommands.release(command.id)
-                throw error
-            }
-            try await report(outcome)
-        }
+        try await processedCommands.once(command.id, at: now, lease: claimLease,
+                                         work: { try await sync(command, at: now) },
+                                         report: report)
     }
 
     private func sync(_ command: SyncCartCommand, at now: Date) async throws -> SyncCartOutcome {
