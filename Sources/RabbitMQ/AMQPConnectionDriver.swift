@@ -75,7 +75,6 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     enum RPCResult {
         case ok
         case messageCount(UInt32)
-        case consumerTag(String)
     }
 
     private struct RPCWait {
@@ -298,7 +297,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
                 reply.resume()
             } catch {
                 reply.resume(throwing: error)
-                if error.code == .connectionLost || error.code == .timeout { throw error }
+                if error.endsTheConnection { throw error }
             }
 
         case .publish(let message, let reply):
@@ -316,7 +315,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
                 consumers[id] = nil
                 stream.finish()
                 reply.resume(throwing: error)
-                if error.code == .connectionLost || error.code == .timeout { throw error }
+                if error.endsTheConnection { throw error }
             }
 
         case .cancelConsumer(let id):
@@ -330,7 +329,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
                 reply.resume(returning: try perform(operation))
             } catch {
                 reply.resume(throwing: error)
-                if error.code == .connectionLost || error.code == .timeout { throw error }
+                if error.endsTheConnection { throw error }
             }
 
         case .close(let done):
@@ -1018,14 +1017,10 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
 
     private static func rpcResult(_ method: amqp_method_t) -> RPCResult {
         switch method.id {
-        case Method.queueDeclareOK:
-            .messageCount(method.decoded.assumingMemoryBound(to: amqp_queue_declare_ok_t.self).pointee.message_count)
         case Method.queuePurgeOK:
             .messageCount(method.decoded.assumingMemoryBound(to: amqp_queue_purge_ok_t.self).pointee.message_count)
         case Method.queueDeleteOK:
             .messageCount(method.decoded.assumingMemoryBound(to: amqp_queue_delete_ok_t.self).pointee.message_count)
-        case Method.basicConsumeOK:
-            .consumerTag(AMQPCDecoding.string(method.decoded.assumingMemoryBound(to: amqp_basic_consume_ok_t.self).pointee.consumer_tag))
         default:
             .ok
         }
@@ -1133,6 +1128,11 @@ private enum Method {
     static let basicNack: UInt32 = 0x003C_0078
     static let confirmSelect: UInt32 = 0x0055_000A
     static let confirmSelectOK: UInt32 = 0x0055_000B
+}
+
+extension AMQPError {
+    /// Whether the connection can no longer be trusted after this error, so the driver must recover it.
+    fileprivate var endsTheConnection: Bool { code == .connectionLost || code == .timeout }
 }
 
 extension AMQPTopology {
