@@ -9,4 +9,10 @@ public protocol PaymentProcessor: Sendable {
 
     /// Gives back the whole payment. Idempotent: refunding a refunded payment succeeds and does nothing.
     func refund(_ payment: Payment) async throws
+
+    /// Gives back whatever was charged with `idempotencyKey`, if anything, and returns that payment.
+    ///
+    /// For a command abandoned after an attempt that may have charged (its answer lost to a timeout
+    /// or a crash): without it, the money would stay taken with no order. Idempotent, like ``refund(_:)``.
+    func refundCharge(madeWith idempotencyKey: CommandID) async throws -> Payment?
 }

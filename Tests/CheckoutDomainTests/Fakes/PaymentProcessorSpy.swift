@@ -6,6 +6,7 @@ actor PaymentProcessorSpy: PaymentProcessor {
     enum Message: Equatable {
         case charge(Money, token: String, idempotencyKey: CommandID)
         case refund(Payment)
+        case refundCharge(idempotencyKey: CommandID)
     }
 
     /// How the processor answers a new idempotency key.
@@ -32,7 +33,14 @@ actor PaymentProcessorSpy: PaymentProcessor {
     }
 
     var charges: [Message] { messages.filter { if case .charge = $0 { true } else { false } } }
-    var refunds: [Message] { messages.filter { if case .refund = $0 { true } else { false } } }
+    var refunds: [Message] {
+        messages.filter {
+            switch $0 {
+            case .refund, .refundCharge: true
+            case .charge: false
+            }
+        }
+    }
 
     func charge(_ amount: Money, with token: PaymentToken, idempotencyKey: CommandID) async throws -> ChargeResult {
         messages.append(.charge(amount, token: token.rawValue, idempotencyKey: idempotencyKey))
@@ -59,5 +67,14 @@ actor PaymentProcessorSpy: PaymentProcessor {
             failingRefunds -= 1
             throw RetryableError(code: .paymentProcessorUnavailable, context: "refunding \(payment.id)")
         }
+    }
+
+    func refundCharge(madeWith idempotencyKey: CommandID) async throws -> Payment? {
+        messages.append(.refundCharge(idempotencyKey: idempotencyKey))
+        guard failingRefunds == 0 else {
+            failingRefunds -= 1
+            throw RetryableError(code: .paymentProcessorUnavailable, context: "refunding the charge of \(idempotencyKey)")
+        }
+        return payments[idempotencyKey]
     }
 }
