@@ -14,6 +14,10 @@ public struct PlaceOrderRejection: Hashable, Codable, Sendable {
     /// The charge an `order-failed` gave back. Reporting this rejection, first or as a replay,
     /// refunds it again (refunds are idempotent), so a refund lost to a crash is made on redelivery.
     public let refundedPayment: Payment?
+    /// Whether reporting this rejection first gives back whatever an earlier attempt of the command
+    /// charged under its idempotency key (see ``PaymentProcessor/refundCharge(madeWith:)``): set
+    /// when the command had been attempted before and was rejected before payment, or abandoned.
+    public let refundsEarlierCharge: Bool
 
     public init(
         cartID: String,
@@ -22,7 +26,8 @@ public struct PlaceOrderRejection: Hashable, Codable, Sendable {
         newTotal: Money? = nil,
         skus: [SKU]? = nil,
         declineCode: DeclineCode? = nil,
-        refundedPayment: Payment? = nil
+        refundedPayment: Payment? = nil,
+        refundsEarlierCharge: Bool = false
     ) {
         self.cartID = cartID
         self.reason = reason
@@ -31,12 +36,18 @@ public struct PlaceOrderRejection: Hashable, Codable, Sendable {
         self.skus = skus
         self.declineCode = declineCode
         self.refundedPayment = refundedPayment
+        self.refundsEarlierCharge = refundsEarlierCharge
     }
 
-    /// The rejection the messaging layer reports once `error` outlasted every retry:
-    /// `payment-unavailable` when the payment processor failed, `unavailable` otherwise.
+    /// The rejection of a command abandoned once `error` outlasted every retry: `payment-unavailable`
+    /// when the payment processor failed, `unavailable` otherwise; it refunds what an attempt may have charged.
     public static func unavailable(cartID: String, after error: RetryableError) -> PlaceOrderRejection {
         let reason: PlaceOrderRejectionReason = error.code == .paymentProcessorUnavailable ? .paymentUnavailable : .unavailable
-        return PlaceOrderRejection(cartID: cartID, reason: reason, message: "the order could not be placed: \(error)")
+        return PlaceOrderRejection(
+            cartID: cartID,
+            reason: reason,
+            message: "the order could not be placed: \(error)",
+            refundsEarlierCharge: true
+        )
     }
 }

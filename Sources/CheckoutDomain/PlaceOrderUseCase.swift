@@ -14,7 +14,9 @@ public import Foundation
 /// A command is handled once: it is claimed in ``ProcessedCommands`` first, and its outcome is
 /// stored there (with the order, in one unit), so a repeat reports the stored outcome and charges
 /// nothing. A retry after a transient failure charges again with the same idempotency key,
-/// which the processor answers with the first charge. Rejections of form are not stored.
+/// which the processor answers with the first charge; a retry rejected before payment, or a command
+/// abandoned after its last retry, refunds whatever an earlier attempt charged under that key, so
+/// no money is kept without an order. Rejections of form are not stored.
 public struct PlaceOrderUseCase: PlaceOrder {
     private let carts: any CartRepository
     private let catalog: any ProductCatalog
@@ -57,7 +59,20 @@ public struct PlaceOrderUseCase: PlaceOrder {
         let now = now()
         try await processedCommands.once(command.id, at: now, lease: claimLease,
                                          work: { try await place(command, at: now) },
-                                         report: report)
+                                         report: { try await report($0, of: command.id) })
+    }
+
+    /// Records the abandon as the command's outcome: its idempotency key has been used with the
+    /// payment processor, so handling it afresh later could meet the refunded charge again.
+    public func abandon(_ request: PlaceOrderRequest, after error: RetryableError) async throws {
+        guard let command = try? PlaceOrderCommand(validating: request) else {
+            return try await execute(request)
+        }
+        let rejection = PlaceOrderRejection.unavailable(cartID: request.cartID, after: error)
+        let now = now()
+        try await processedCommands.once(command.id, at: now, lease: claimLease,
+                                         work: { try await processedCommands.record(.rejected(rejection: rejection), for: command.id) },
+                                         report: { try await report($0, of: command.id) })
     }
 
     private func place(_ command: PlaceOrderCommand, at now: Date) async throws -> PlaceOrderOutcome {
@@ -159,20 +174,24 @@ public struct PlaceOrderUseCase: PlaceOrder {
             newTotal: newTotal,
             skus: skus,
             declineCode: declineCode,
-            refundedPayment: refund
+            refundedPayment: refund,
+            refundsEarlierCharge: command.isRepeatAttempt && refund == nil && reason != .paymentDeclined
         )
         return try await processedCommands.record(.rejected(rejection: rejection), for: command.id)
     }
 
     /// Refunds first when the outcome owes a refund: the outcome is recorded before the refund is
     /// made, so a crash or a processor outage in between is mended by the redelivery's replay.
-    private func report(_ outcome: PlaceOrderOutcome) async throws {
+    /// A declined charge took nothing, so it owes no refund of an earlier attempt either.
+    private func report(_ outcome: PlaceOrderOutcome, of commandID: CommandID) async throws {
         switch outcome {
         case .placed(let order):
             try await output.didPlace(order)
         case .rejected(let rejection):
             if let payment = rejection.refundedPayment {
                 try await payments.refund(payment)
+            } else if rejection.refundsEarlierCharge {
+                _ = try await payments.refundCharge(madeWith: commandID)
             }
             try await output.didReject(rejection)
         }

@@ -50,6 +50,24 @@ public struct SyncCartUseCase: SyncCart {
                                          report: report)
     }
 
+    /// Reports `unavailable` without recording it: the sync had no effect, so a client (or an operator
+    /// replaying the dead letter) may send the same command again and have it handled.
+    public func abandon(_ request: SyncCartRequest, after error: RetryableError) async throws {
+        guard let command = try? SyncCartCommand(validating: request) else {
+            return try await execute(request)
+        }
+        let now = now()
+        switch try await processedCommands.claim(command.id, at: now, leaseUntil: now) {
+        case .completed(let outcome):
+            try await report(outcome)
+        case .claimed:
+            try? await processedCommands.release(command.id)
+            try await output.didReject(.unavailable(cartID: request.cartID, after: error))
+        case .inProgress:
+            try await output.didReject(.unavailable(cartID: request.cartID, after: error))
+        }
+    }
+
     private func sync(_ command: SyncCartCommand, at now: Date) async throws -> SyncCartOutcome {
         guard try await catalog.isPriced(in: command.currency) else {
             return try await reject(command, .invalidRequest, "invalid request: currency \(command.currency) is not a currency of the catalog")

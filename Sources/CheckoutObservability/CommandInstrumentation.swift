@@ -30,6 +30,22 @@ struct CommandInstrumentation: Sendable {
         }
     }
 
+    /// Logs and counts a command given up after its last retry; what giving up throws is logged as an error.
+    func abandon(commandID: String, cartID: String, after cause: RetryableError, _ abandon: () async throws -> Void) async throws {
+        var logger = logger
+        logger[metadataKey: "command.id"] = "\(commandID)"
+        logger[metadataKey: "cart.id"] = "\(cartID)"
+        Counter(label: "checkout_commands_abandoned_total", dimensions: [("command", command), ("code", "\(cause.code)")], factory: metrics)
+            .increment()
+        logger.error("\(command) abandoned after its last retry", metadata: ["error.code": "\(cause.code)", "error.message": "\(cause)"])
+        do {
+            try await abandon()
+        } catch {
+            logger.error("\(command) could not be abandoned", metadata: ["error.type": "\(type(of: error))", "error.message": "\(error)"])
+            throw error
+        }
+    }
+
     private func record(result: String, since start: ContinuousClock.Instant) {
         Timer(label: "checkout_command_duration_seconds", dimensions: [("command", command), ("result", result)], factory: metrics)
             .record(duration: ContinuousClock.now - start)

@@ -35,6 +35,21 @@ import Testing
         }
     }
 
+    @Test(arguments: ["urn:uuid:6f1c2a7e-0b7d-4a7e-9d7c-1a2b3c4d5e6f", "{6F1C2A7E}", String(repeating: "x", count: 200)])
+    func commandIDAcceptsAnyPrintableASCIIUpTo200(value: String) throws {
+        #expect(try CommandID(value).rawValue == value)
+        #expect(try OrderID(value).rawValue == value)
+    }
+
+    @Test(arguments: ["", String(repeating: "x", count: 201), "cmd 1", "cmd\t1", "cmd-é"])
+    func commandIDRejectsEmptyLongSpacesAndNonASCII(value: String) {
+        #expect {
+            try CommandID(value)
+        } throws: { error in
+            (error as? ValidationError)?.code == .invalidIdentifier
+        }
+    }
+
     @Test func orderIDIsTheIDOfTheCommandThatPlacedIt() {
         #expect(OrderID(placedBy: commandID("cmd-9")).rawValue == "cmd-9")
     }

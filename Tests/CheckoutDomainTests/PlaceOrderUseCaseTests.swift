@@ -284,6 +284,57 @@ import Testing
         #expect(await output.messages.count == 1)
     }
 
+    @Test func aRetryRejectedBeforePaymentRefundsWhatTheEarlierAttemptCharged() async throws {
+        let (sut, database, payments, output, _) = await makeSUT()
+        await database.update { $0.failing = [.placeOrder] }
+        await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
+        await database.update { state in
+            state.failing = []
+            state.products?[sku("SKU-RED-M")] = product("SKU-RED-M", price: eur(2999), stock: 1)
+        }
+
+        try await sut.execute(request(commandID: "cmd-1", isRepeatAttempt: true))
+
+        #expect(await rejections(output).map(\.reason) == [.outOfStock])
+        #expect(await payments.refunds == [.refundCharge(idempotencyKey: commandID("cmd-1"))])
+        #expect(await database.state.orders.isEmpty)
+    }
+
+    @Test func aFirstAttemptRejectedBeforePaymentAsksForNoRefund() async throws {
+        let (sut, _, payments, output, _) = await makeSUT(carts: [cart(version: 3)])
+
+        try await sut.execute(request())
+
+        #expect(await rejections(output).map(\.reason) == [.cartChanged])
+        #expect(await payments.messages.isEmpty)
+    }
+
+    @Test func abandonsAfterTheLastRetryAsPaymentUnavailableRefundingAnyChargeAndRecordingIt() async throws {
+        let (sut, database, payments, output, _) = await makeSUT(answer: .fail)
+        let cause = RetryableError(code: .paymentProcessorUnavailable, context: "charging 5998 EUR")
+
+        try await sut.abandon(request(commandID: "cmd-1", isRepeatAttempt: true), after: cause)
+        try await sut.execute(request(commandID: "cmd-1", isRepeatAttempt: true))
+
+        let rejection = PlaceOrderRejection.unavailable(cartID: "cart-42", after: cause)
+        #expect(rejection.reason == .paymentUnavailable)
+        #expect(await rejections(output) == [rejection, rejection])
+        #expect(await payments.charges.isEmpty)
+        #expect(await payments.refunds == [.refundCharge(idempotencyKey: commandID("cmd-1")), .refundCharge(idempotencyKey: commandID("cmd-1"))])
+        #expect(await database.state.placeCommands.outcome(for: commandID("cmd-1")) == .rejected(rejection: rejection))
+    }
+
+    @Test func abandoningAHandledCommandReportsItsOutcome() async throws {
+        let (sut, _, payments, output, _) = await makeSUT()
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        try await sut.abandon(request(commandID: "cmd-1"), after: RetryableError(code: .databaseUnavailable, context: "storing"))
+
+        #expect(await output.messages.count == 2)
+        #expect(await rejections(output).isEmpty)
+        #expect(await payments.refunds.isEmpty)
+    }
+
     @Test func reportsTheOrderOfAWorkerThatFinishedFirstWithoutRefundingIt() async throws {
         let database = InMemoryDatabase()
         let winner = Order(
@@ -398,7 +449,8 @@ import Testing
         cartVersion: Int = 1,
         expectedTotal: Int64 = 5998,
         currency: String = "EUR",
-        token: String = "tok_visa"
+        token: String = "tok_visa",
+        isRepeatAttempt: Bool = false
     ) -> PlaceOrderRequest {
         PlaceOrderRequest(
             commandID: commandID,
@@ -407,7 +459,8 @@ import Testing
             cartVersion: cartVersion,
             expectedTotal: expectedTotal,
             currency: currency,
-            paymentToken: token
+            paymentToken: token,
+            isRepeatAttempt: isRepeatAttempt
         )
     }
 

@@ -252,7 +252,7 @@ import Testing
     @Test func invalidRequestNamesEveryViolation() async throws {
         let (sut, database, output, _) = await makeSUT()
         let invalid = SyncCartRequest(
-            commandID: String(repeating: "c", count: 65),
+            commandID: String(repeating: "c", count: 201),
             cartID: "cart 42",
             customerID: "",
             baseVersion: 0,
@@ -360,6 +360,28 @@ import Testing
     }
 
     // MARK: Helpers
+
+    @Test func abandonsAfterTheLastRetryAsUnavailableWithoutRecordingIt() async throws {
+        let (sut, database, output, _) = await makeSUT()
+        let cause = RetryableError(code: .databaseUnavailable, context: "saving cart cart-42")
+
+        try await sut.abandon(request(commandID: "cmd-1"), after: cause)
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await rejections(output) == [.unavailable(cartID: "cart-42", after: cause)])
+        #expect(await syncedVersions(output) == [1])
+        #expect(await database.state.carts[cartID()]?.version == 1)
+    }
+
+    @Test func abandoningAHandledCommandReportsItsOutcome() async throws {
+        let (sut, _, output, _) = await makeSUT()
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        try await sut.abandon(request(commandID: "cmd-1"), after: RetryableError(code: .databaseUnavailable, context: "saving"))
+
+        #expect(await syncedVersions(output) == [1, 1])
+        #expect(await rejections(output).isEmpty)
+    }
 
     private func makeSUT(
         products: [Product] = [product("SKU-RED-M")],

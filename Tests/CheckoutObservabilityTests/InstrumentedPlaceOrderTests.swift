@@ -24,6 +24,18 @@ import Testing
         #expect(!logged.contains("tok_secret_visa"))
     }
 
+    @Test func countsAndLogsACommandAbandonedAfterItsLastRetry() async throws {
+        let (sut, useCase, logs, metrics) = makeSUT()
+        let cause = RetryableError(code: .paymentProcessorUnavailable, context: "charging 5998 EUR")
+
+        try await sut.abandon(placeRequest(), after: cause)
+
+        #expect(await useCase.messages == [.abandonPlaceOrder(placeRequest(), code: .paymentProcessorUnavailable)])
+        #expect(metrics.counter("checkout_commands_abandoned_total", ["command=order.place", "code=payment-processor-unavailable"]) == 1)
+        #expect(logs.records.map(\.level) == [.error])
+        #expect(logs.records.first?.metadata["command.id"] == "\(placeRequest().commandID)")
+    }
+
     private func makeSUT(throwing error: (any Error)? = nil) -> (InstrumentedPlaceOrder, UseCaseSpy, LogRecorder, TestMetricsFactory) {
         let useCase = UseCaseSpy(throwing: error)
         let logs = LogRecorder()

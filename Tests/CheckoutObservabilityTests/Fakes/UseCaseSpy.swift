@@ -5,6 +5,8 @@ actor UseCaseSpy: SyncCart, PlaceOrder {
     enum Message: Equatable {
         case syncCart(SyncCartRequest)
         case placeOrder(PlaceOrderRequest)
+        case abandonSyncCart(SyncCartRequest, code: RetryableError.Code)
+        case abandonPlaceOrder(PlaceOrderRequest, code: RetryableError.Code)
     }
 
     private(set) var messages: [Message] = []
@@ -22,5 +24,15 @@ actor UseCaseSpy: SyncCart, PlaceOrder {
     func execute(_ request: PlaceOrderRequest) async throws {
         messages.append(.placeOrder(request))
         if let error { throw error }
+    }
+
+    func abandon(_ request: SyncCartRequest, after error: RetryableError) async throws {
+        messages.append(.abandonSyncCart(request, code: error.code))
+        if let error = self.error { throw error }
+    }
+
+    func abandon(_ request: PlaceOrderRequest, after error: RetryableError) async throws {
+        messages.append(.abandonPlaceOrder(request, code: error.code))
+        if let error = self.error { throw error }
     }
 }
