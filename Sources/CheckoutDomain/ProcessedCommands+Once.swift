@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension ProcessedCommands {
     /// Runs a command's `work` at most once across workers and reports its outcome, also on a repeat.

@@ -16,6 +16,10 @@ public struct RetryableError: Error, CustomStringConvertible, CustomDebugStringC
         public static let paymentProcessorUnavailable = Code(description: "payment-processor-unavailable")
         /// Another worker holds an unexpired claim on the command (see ``ProcessedCommands``).
         public static let commandInProgress = Code(description: "command-in-progress")
+        /// The message broker the outcome is reported through (a lost connection, an unconfirmed publish).
+        public static let brokerUnavailable = Code(description: "broker-unavailable")
+        /// An error nobody classified; retried like a transient fault in case it is one, then given up.
+        public static let unexpectedFailure = Code(description: "unexpected-failure")
     }
 
     public let code: Code

@@ -1,0 +1,57 @@
+public import RabbitMQ
+import Foundation
+
+/// What the worker needs from a command message besides its body: its identity, where its result
+/// goes, and how often it was tried.
+public struct CommandEnvelope: Sendable {
+    public let kind: CommandKind
+    /// The command's `message_id`.
+    public let messageID: String
+    /// Echoed on every event; the `message_id` when the client set none.
+    public let correlationID: String
+    public let replyTo: String?
+    /// The routing key the client published with; retries travel under other keys and keep it in a header.
+    public let routingKey: String
+    /// How many retries came before this delivery (`x-retry-count`).
+    public let retryCount: Int
+    /// Whether an earlier attempt may have had effects: a redelivery or a retry.
+    public let isRepeatAttempt: Bool
+    /// The W3C `traceparent` and `tracestate` headers, if the client sent them.
+    public let traceHeaders: [String: String]
+
+    /// Reads the envelope of a delivery from `kind`'s queue, or says why it is not a command.
+    public init(_ delivery: AMQPDelivery, kind: CommandKind, maximumBodyBytes: Int) throws(MalformedCommand) {
+        let headers = delivery.properties.headers ?? [:]
+        let routingKey = headers[RetryHeaders.originalRoutingKey]?.stringValue ?? delivery.routingKey
+        guard routingKey == kind.routingKey else {
+            throw MalformedCommand(.unknownRoutingKey, "routing key '\(routingKey.prefix(255))' is not '\(kind.routingKey)'")
+        }
+        guard let messageID = delivery.properties.messageID, !messageID.isEmpty else {
+            throw MalformedCommand(.missingMessageID, "the message has no message_id property")
+        }
+        if let contentType = delivery.properties.contentType, !Self.isJSON(contentType) {
+            throw MalformedCommand(.unsupportedContentType, "content_type must be application/json")
+        }
+        guard delivery.body.count <= maximumBodyBytes else {
+            throw MalformedCommand(.bodyTooLarge, "the body has \(delivery.body.count) bytes, over the limit of \(maximumBodyBytes)")
+        }
+        self.kind = kind
+        self.messageID = messageID
+        self.correlationID = delivery.properties.correlationID.flatMap { $0.isEmpty ? nil : $0 } ?? messageID
+        self.replyTo = delivery.properties.replyTo.flatMap { $0.isEmpty ? nil : $0 }
+        self.routingKey = routingKey
+        self.retryCount = max(headers[RetryHeaders.retryCount]?.intValue ?? 0, 0)
+        self.isRepeatAttempt = delivery.redelivered || retryCount > 0
+        var traceHeaders: [String: String] = [:]
+        for name in ["traceparent", "tracestate"] {
+            if let value = headers[name]?.stringValue { traceHeaders[name] = value }
+        }
+        self.traceHeaders = traceHeaders
+    }
+
+    /// `application/json`, with or without parameters such as `charset=utf-8`.
+    private static func isJSON(_ contentType: String) -> Bool {
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+    }
+}

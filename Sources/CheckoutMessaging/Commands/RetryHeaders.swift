@@ -1,0 +1,13 @@
+/// The headers the worker adds to retried and dead-lettered copies of a command.
+public enum RetryHeaders {
+    /// How many times the command was sent back for a retry.
+    public static let retryCount = "x-retry-count"
+    /// The routing key the client published with.
+    public static let originalRoutingKey = "x-original-routing-key"
+    /// Why the command was dead-lettered: a ``MalformedCommand/Code`` or `retries-exhausted`.
+    public static let errorReason = "x-error-reason"
+    /// What exactly was wrong, for people.
+    public static let errorDetail = "x-error-detail"
+    /// When the worker dead-lettered it.
+    public static let deadLetteredAt = "x-dead-lettered-at"
+}

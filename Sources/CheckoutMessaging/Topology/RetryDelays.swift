@@ -1,0 +1,40 @@
+/// The delays before each retry of a transiently failed command, as `CHECKOUT_RETRY_DELAYS` gives them.
+///
+/// Each delay has its own retry queue, named after it (`checkout.retry.sync-cart.30s`), so changing
+/// the delays declares new queues instead of clashing with the arguments of the old ones.
+public struct RetryDelays: Sendable, Hashable, CustomStringConvertible {
+    /// One delay, in milliseconds, with the text it was written as.
+    public struct Delay: Sendable, Hashable {
+        public let milliseconds: Int
+        /// `500ms`, `5s`, `2m`, `1h`: the suffix of the retry queue's name.
+        public let name: String
+    }
+
+    public static let `default` = try! RetryDelays("1s,5s,30s,2m,10m")
+
+    public let delays: [Delay]
+
+    /// Parses a comma-separated list of durations with a unit each (`ms`, `s`, `m`, `h`); an empty
+    /// list means no retries.
+    public init(_ text: String) throws(RetryDelaysError) {
+        var delays: [Delay] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let token = part.filter { !$0.isWhitespace }
+            if token.isEmpty, text.allSatisfy(\.isWhitespace) { break }
+            delays.append(try Self.delay(token))
+        }
+        self.delays = delays
+    }
+
+    public var description: String { delays.map(\.name).joined(separator: ",") }
+
+    private static func delay(_ token: String) throws(RetryDelaysError) -> Delay {
+        let units: [(suffix: String, milliseconds: Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
+        guard let unit = units.first(where: { token.hasSuffix($0.suffix) && Int(token.dropLast($0.suffix.count)) != nil }),
+              let amount = Int(token.dropLast(unit.suffix.count)), amount > 0, amount <= 86_400_000 / unit.milliseconds
+        else {
+            throw RetryDelaysError(token: token)
+        }
+        return Delay(milliseconds: amount * unit.milliseconds, name: "\(amount)\(unit.suffix)")
+    }
+}

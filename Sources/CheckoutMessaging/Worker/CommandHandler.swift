@@ -1,0 +1,166 @@
+import CheckoutDomain
+import CheckoutObservability
+import Foundation
+import Logging
+import RabbitMQ
+import Tracing
+
+/// Handles one delivery from start to acknowledgement, as the contract's failure table says.
+///
+/// A message that is not a command is dead-lettered. A command is passed to its use case, whose
+/// output publishes the result event; the delivery is acked only once that event is confirmed. A
+/// transient failure parks the command in the next retry queue; after the last, the use case gives it
+/// up (a `*-rejected` event) and it is dead-lettered. Whatever cannot be routed is left for the broker
+/// to deliver again, after a pause so that a broken dependency is not hammered.
+struct CommandHandler: Sendable {
+    let configuration: MessagingConfiguration
+    let publisher: EventPublisher
+    let router: FailureRouter
+    let useCases: UseCaseFactory
+    let logger: Logger
+    let metrics: MessagingMetrics
+    let tracer: any LegacyTracer
+    /// How long to wait before handing back a delivery that could be neither acked nor routed.
+    let pauseBeforeRequeue: Duration
+
+    /// The decoded command, ready to run or to give up.
+    private enum Command {
+        case syncCart(SyncCartRequest)
+        case placeOrder(PlaceOrderRequest)
+
+        var cartID: String {
+            switch self {
+            case .syncCart(let request): request.cartID
+            case .placeOrder(let request): request.cartID
+            }
+        }
+    }
+
+    func handle(_ delivery: AMQPDelivery, kind: CommandKind) async {
+        let start = ContinuousClock.now
+        metrics.received(kind)
+        metrics.started()
+        defer { metrics.finished() }
+        var logger = logger
+        logger[metadataKey: "command.type"] = "\(kind.routingKey)"
+        if let messageID = delivery.properties.messageID { logger[metadataKey: "command.id"] = "\(messageID)" }
+
+        let envelope: CommandEnvelope
+        let command: Command
+        do {
+            envelope = try CommandEnvelope(delivery, kind: kind, maximumBodyBytes: configuration.maximumBodyBytes)
+            command = try Self.decode(delivery.body, kind: kind, envelope: envelope)
+        } catch {
+            logger.warning("dead-lettering a message that is not a valid command", metadata: ["error.code": "\(error.code)", "error.message": "\(error.detail)"])
+            await finish(delivery, kind: kind, start: start, logger: logger) {
+                try await router.deadLetter(delivery, reason: error.code.description, detail: error.detail)
+                metrics.deadLettered(kind, reason: error.code.description)
+                return "dead_lettered"
+            }
+            return
+        }
+        logger[metadataKey: "correlation.id"] = "\(envelope.correlationID)"
+        logger[metadataKey: "cart.id"] = "\(command.cartID)"
+
+        var context = InstrumentationContext.topLevel
+        tracer.extract(envelope.traceHeaders, into: &context, using: AMQPHeadersExtractor())
+        await tracer.withAnySpan("\(kind.routingKey) process", context: context, ofKind: .consumer) { span in
+            span.attributes["messaging.system"] = "rabbitmq"
+            span.attributes["messaging.message.id"] = envelope.messageID
+            span.attributes["messaging.message.conversation_id"] = envelope.correlationID
+            span.attributes["checkout.retry_count"] = envelope.retryCount
+            if let trace = span.context.w3cTraceContext { logger[metadataKey: "trace.id"] = "\(trace.traceID)" }
+            await process(command, envelope, delivery, span: span, start: start, logger: logger)
+        }
+    }
+
+    private func process(_ command: Command, _ envelope: CommandEnvelope, _ delivery: AMQPDelivery, span: any Span, start: ContinuousClock.Instant, logger: Logger) async {
+        do {
+            try await execute(command, envelope, logger: logger)
+            delivery.ack()
+            metrics.completed(envelope.kind, "acked", since: start)
+            return
+        } catch {
+            let failure = Self.retryable(error)
+            span.recordError(failure)
+            if envelope.retryCount < configuration.retryDelays.delays.count {
+                let delay = configuration.retryDelays.delays[envelope.retryCount].name
+                logger.warning("retrying in \(delay)", metadata: ["error.code": "\(failure.code)", "error.message": "\(failure)", "retry": "\(envelope.retryCount + 1)"])
+                await finish(delivery, kind: envelope.kind, start: start, logger: logger) {
+                    try await router.retry(delivery, envelope)
+                    return "retried"
+                }
+            } else {
+                await giveUp(command, envelope, delivery, after: failure, start: start, logger: logger)
+            }
+        }
+    }
+
+    /// After the last retry: the use case reports the command as unavailable (or its outcome, if it was
+    /// handled after all), then the command is dead-lettered. If even that report fails, the dead letter
+    /// says so; replaying it once the dependency is back finishes the command.
+    private func giveUp(_ command: Command, _ envelope: CommandEnvelope, _ delivery: AMQPDelivery, after failure: RetryableError, start: ContinuousClock.Instant, logger: Logger) async {
+        var detail = "gave up after \(envelope.retryCount) retries: \(failure)"
+        do {
+            try await abandon(command, envelope, after: failure, logger: logger)
+        } catch {
+            detail += "; the rejection could not be reported either: \(Self.retryable(error))"
+        }
+        logger.error("dead-lettering after the last retry", metadata: ["error.code": "\(failure.code)", "error.message": "\(detail)"])
+        await finish(delivery, kind: envelope.kind, start: start, logger: logger) {
+            try await router.deadLetter(delivery, reason: "retries-exhausted", detail: detail)
+            metrics.deadLettered(envelope.kind, reason: "retries-exhausted")
+            return "dead_lettered"
+        }
+    }
+
+    /// Acks the delivery once `route` has sent it on; if that fails, hands it back to the broker after a
+    /// pause (a lost connection makes the broker take it back by itself).
+    private func finish(_ delivery: AMQPDelivery, kind: CommandKind, start: ContinuousClock.Instant, logger: Logger, route: () async throws -> String) async {
+        do {
+            let result = try await route()
+            delivery.ack()
+            metrics.completed(kind, result, since: start)
+        } catch {
+            logger.error("could not route the message; it will be delivered again", metadata: ["error.message": "\(error)"])
+            try? await Task.sleep(for: pauseBeforeRequeue)
+            delivery.nack(requeue: true)
+        }
+    }
+
+    private func execute(_ command: Command, _ envelope: CommandEnvelope, logger: Logger) async throws {
+        switch command {
+        case .syncCart(let request):
+            try await useCases.syncCart(SyncCartEventOutput(publisher: publisher, command: envelope), logger).execute(request)
+        case .placeOrder(let request):
+            try await useCases.placeOrder(PlaceOrderEventOutput(publisher: publisher, command: envelope), logger).execute(request)
+        }
+    }
+
+    private func abandon(_ command: Command, _ envelope: CommandEnvelope, after failure: RetryableError, logger: Logger) async throws {
+        switch command {
+        case .syncCart(let request):
+            try await useCases.syncCart(SyncCartEventOutput(publisher: publisher, command: envelope), logger).abandon(request, after: failure)
+        case .placeOrder(let request):
+            try await useCases.placeOrder(PlaceOrderEventOutput(publisher: publisher, command: envelope), logger).abandon(request, after: failure)
+        }
+    }
+
+    private static func decode(_ body: [UInt8], kind: CommandKind, envelope: CommandEnvelope) throws(MalformedCommand) -> Command {
+        let decoder = CommandBodyDecoder()
+        switch kind {
+        case .syncCart: return .syncCart(try decoder.decode(SyncCartBody.self, from: body).request(envelope))
+        case .placeOrder: return .placeOrder(try decoder.decode(PlaceOrderBody.self, from: body).request(envelope))
+        }
+    }
+
+    /// Any failure as the retryable error it is retried as: a broker error means the event could not
+    /// be published; anything unclassified is retried in case it passes, then given up.
+    private static func retryable(_ error: any Error) -> RetryableError {
+        switch error {
+        case let error as RetryableError: error
+        case let error as AMQPError: RetryableError(code: .brokerUnavailable, context: "publishing the result event", underlying: error)
+        default: RetryableError(code: .unexpectedFailure, context: "\(error)", underlying: error)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+public import Foundation
+public import Logging
+public import Metrics
+public import RabbitMQ
+public import ServiceLifecycle
+public import Tracing
+import Synchronization
+
+/// Consumes both command queues and handles their deliveries, at most `concurrency` at once.
+///
+/// `run()` declares the topology, then consumes until graceful shutdown: it stops taking deliveries,
+/// finishes those it holds (each ends acked, or unacked and so redelivered), and returns. Cancellation
+/// stops at once; the broker redelivers whatever was not acked.
+public final class CommandWorker: Service {
+    private let connection: AMQPConnection
+    private let configuration: MessagingConfiguration
+    private let handler: CommandHandler
+    private let logger: Logger
+    private let consuming = Mutex(false)
+
+    public init(
+        connection: AMQPConnection,
+        configuration: MessagingConfiguration,
+        useCases: UseCaseFactory,
+        logger: Logger,
+        metrics: any MetricsFactory,
+        tracer: any LegacyTracer,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.connection = connection
+        self.configuration = configuration
+        self.logger = logger
+        handler = CommandHandler(
+            configuration: configuration,
+            publisher: EventPublisher(connection: connection, exchange: configuration.eventsExchange, tracer: tracer, now: now),
+            router: FailureRouter(connection: connection, configuration: configuration, now: now),
+            useCases: useCases,
+            logger: logger,
+            metrics: MessagingMetrics(factory: metrics),
+            tracer: tracer,
+            pauseBeforeRequeue: .seconds(1)
+        )
+    }
+
+    /// Whether both consumers are subscribed (for `/health/ready`).
+    public var isConsuming: Bool { consuming.withLock { $0 } }
+
+    public func run() async throws {
+        try await connection.declare(CheckoutTopology.make(configuration))
+        var consumers: [(CommandKind, AMQPConsumer)] = []
+        for kind in CommandKind.allCases {
+            consumers.append((kind, try await connection.consume(queue: configuration.queue(for: kind), prefetch: configuration.prefetch)))
+        }
+        logger.info("consuming", metadata: [
+            "queues": "\(consumers.map(\.1.queue).joined(separator: ","))",
+            "prefetch": "\(configuration.prefetch)",
+            "concurrency": "\(configuration.concurrency)",
+        ])
+
+        let (deliveries, delivered) = AsyncStream.makeStream(of: (CommandKind, AMQPDelivery).self)
+        // Reading runs apart from handling so that shutdown can stop the one and let the other finish.
+        let reading = Task {
+            await withTaskGroup(of: Void.self) { readers in
+                for (kind, consumer) in consumers {
+                    readers.addTask {
+                        for await delivery in consumer { delivered.yield((kind, delivery)) }
+                    }
+                }
+            }
+            delivered.finish()
+        }
+        consuming.withLock { $0 = true }
+        defer { consuming.withLock { $0 = false } }
+
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await handle(deliveries)
+            } onGracefulShutdown: { [logger] in
+                logger.info("shutting down: no new deliveries, finishing the commands in flight")
+                reading.cancel()
+            }
+        } onCancel: {
+            reading.cancel()
+        }
+        logger.info("stopped consuming")
+    }
+
+    private func handle(_ deliveries: AsyncStream<(CommandKind, AMQPDelivery)>) async {
+        let limit = max(configuration.concurrency, 1)
+        await withTaskGroup(of: Void.self) { handlers in
+            var inFlight = 0
+            for await (kind, delivery) in deliveries {
+                if inFlight >= limit {
+                    await handlers.next()
+                    inFlight -= 1
+                }
+                inFlight += 1
+                handlers.addTask { [handler] in await handler.handle(delivery, kind: kind) }
+            }
+        }
+    }
+}
