@@ -1,4 +1,4 @@
-public import CheckoutDomain
+import CheckoutDomain
 
 /// The JSON body of `cart.sync`: only the JSON types are checked here, the rules of form are the domain's.
 struct SyncCartBody: Decodable {
