@@ -34,6 +34,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Durable state: every port of the domain, in memory for now.
+        .target(
+            name: "CheckoutPersistence",
+            dependencies: [
+                "CheckoutDomain",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // librabbitmq (rabbitmq-c) as a Clang module.
         .systemLibrary(
             name: "CRabbitMQ",
@@ -79,6 +88,14 @@ let package = Package(
                 "CheckoutObservability",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CheckoutPersistenceTests",
+            dependencies: [
+                "CheckoutPersistence",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,14 @@
+import CheckoutDomain
+
+/// ``ProductCatalog`` over ``InMemoryDatabase``.
+struct InMemoryCatalog: ProductCatalog {
+    let database: InMemoryDatabase
+
+    func isPriced(in currency: CurrencyCode) async throws -> Bool {
+        try await database.transaction { $0.products.values.contains { $0.price.currency == currency } }
+    }
+
+    func products(_ skus: Set<SKU>) async throws -> [SKU: Product] {
+        try await database.transaction { $0.products.filter { skus.contains($0.key) } }
+    }
+}

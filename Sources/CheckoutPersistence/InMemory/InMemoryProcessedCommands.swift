@@ -1,0 +1,20 @@
+import CheckoutDomain
+import Foundation
+
+/// ``ProcessedCommands`` over one ``InMemoryCommandLog`` of ``InMemoryDatabase``.
+struct InMemoryProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedCommands {
+    let database: InMemoryDatabase
+    let log: any (WritableKeyPath<InMemoryState, InMemoryCommandLog<Outcome>> & Sendable)
+
+    func claim(_ commandID: CommandID, at now: Date, leaseUntil: Date) async throws -> CommandClaim<Outcome> {
+        try await database.transaction { [log] in $0[keyPath: log].claim(commandID, at: now, leaseUntil: leaseUntil) }
+    }
+
+    func record(_ outcome: Outcome, for commandID: CommandID) async throws -> Outcome {
+        try await database.transaction { [log] in $0[keyPath: log].record(outcome, for: commandID) }
+    }
+
+    func release(_ commandID: CommandID) async throws {
+        try await database.transaction { [log] in $0[keyPath: log].release(commandID) }
+    }
+}

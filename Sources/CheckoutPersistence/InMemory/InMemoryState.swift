@@ -1,0 +1,10 @@
+import CheckoutDomain
+
+/// The tables of ``InMemoryDatabase``.
+struct InMemoryState: Sendable {
+    var carts: [CartID: Cart] = [:]
+    var products: [SKU: Product] = [:]
+    var orders: [OrderID: Order] = [:]
+    var syncCartCommands = InMemoryCommandLog<SyncCartOutcome>()
+    var placeOrderCommands = InMemoryCommandLog<PlaceOrderOutcome>()
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Where a PostgreSQL database is and how to log in, read from `postgres://user:pass@host:port/db?options`.
+///
+/// Options: `sslmode` (`disable`, the default, `prefer` or `require`) and `schema`, the `search_path`
+/// every connection uses, so that several stores (tests, tenants) can share one database.
+struct PostgresLocation: Equatable {
+    enum TLSMode: String, Equatable {
+        case disable, prefer, require
+    }
+
+    var host: String
+    var port: Int
+    var username: String
+    var password: String?
+    var database: String
+    var tls: TLSMode
+    var schema: String?
+
+    init(_ url: String) throws(DatabaseURLError) {
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
+            throw DatabaseURLError(code: .malformed, reason: "names no PostgreSQL host")
+        }
+        guard let username = components.user, !username.isEmpty else {
+            throw DatabaseURLError(code: .malformed, reason: "names no PostgreSQL user")
+        }
+        let database = String(components.path.drop { $0 == "/" })
+        guard !database.isEmpty else {
+            throw DatabaseURLError(code: .malformed, reason: "names no PostgreSQL database")
+        }
+        self.host = host
+        port = components.port ?? 5432
+        self.username = username
+        password = components.password
+        self.database = database
+        tls = .disable
+        schema = nil
+        for item in components.queryItems ?? [] {
+            switch (item.name, item.value) {
+            case ("sslmode", let value?):
+                guard let mode = TLSMode(rawValue: value) else {
+                    throw DatabaseURLError(code: .malformed, reason: "has sslmode '\(value.prefix(20))', not disable, prefer or require")
+                }
+                tls = mode
+            case ("schema", let value?) where !value.isEmpty:
+                schema = value
+            default:
+                throw DatabaseURLError(code: .malformed, reason: "has the unknown option '\(item.name.prefix(20))' (known: sslmode, schema)")
+            }
+        }
+    }
+}
