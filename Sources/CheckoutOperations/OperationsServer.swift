@@ -1,0 +1,95 @@
+import Hummingbird
+public import Logging
+import NIOCore
+public import Prometheus
+public import ServiceLifecycle
+
+/// The worker's HTTP endpoints for its operators: liveness, readiness and Prometheus metrics.
+///
+/// - `GET /health/live`: 200 while the process runs, so an orchestrator restarts only a process that stopped answering.
+/// - `GET /health/ready`: 200 when every ``ReadinessCheck`` passes, 503 otherwise, with a JSON body
+///   naming each check and its state (`up`, `down` or `timed-out`):
+///   `{"status":"ready","checks":{"broker":"up","database":"up","consumers":"up"}}`.
+///   Checks run at once, each bounded by the check timeout, so a hung database cannot hang the probe.
+/// - `GET /metrics`: the registry in Prometheus text format.
+///
+/// A swift-service-lifecycle `Service`: `run()` serves until graceful shutdown or cancellation.
+/// In a `ServiceGroup`, put it first so that it stops last and keeps answering while the rest drains.
+public struct OperationsServer: Service {
+    private let host: String
+    private let port: Int
+    private let readinessChecks: [ReadinessCheck]
+    private let checkTimeout: Duration
+    private let registry: PrometheusCollectorRegistry
+    private let logger: Logger
+    private let listening: ListeningPort
+
+    /// - Parameters:
+    ///   - host: The address to bind; `0.0.0.0` to be reachable from outside a container.
+    ///   - port: The port to bind; 0 for any free port (see ``listeningPort``).
+    ///   - readinessChecks: What `/health/ready` asks, in the order its body lists them.
+    ///   - checkTimeout: How long one check may take before it counts as `timed-out`.
+    ///   - registry: What `/metrics` renders, usually ``MetricsBootstrap/registry``.
+    ///   - logger: For the server's own events and for failing checks.
+    public init(
+        host: String = "0.0.0.0",
+        port: Int,
+        readinessChecks: [ReadinessCheck],
+        checkTimeout: Duration = .seconds(2),
+        registry: PrometheusCollectorRegistry,
+        logger: Logger
+    ) {
+        self.host = host
+        self.port = port
+        self.readinessChecks = readinessChecks
+        self.checkTimeout = checkTimeout
+        self.registry = registry
+        self.logger = logger
+        listening = ListeningPort(address: "\(host):\(port)")
+    }
+
+    /// The port the server listens on; waits until ``run()`` has bound it and throws
+    /// ``OperationsServerError/Code/notListening`` once the server has stopped.
+    public var listeningPort: Int {
+        get async throws { try await listening.value() }
+    }
+
+    public func run() async throws {
+        defer { listening.stop() }
+        let application = Application(
+            router: router(),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
+            onServerRunning: { [listening] channel in
+                guard let port = channel.localAddress?.port else { return }
+                listening.listen(on: port)
+            },
+            logger: logger
+        )
+        try await application.run()
+    }
+
+    private func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("health/live") { _, _ in HTTPResponse.Status.ok }
+        router.get("health/ready") { _, _ in await readiness() }
+        router.get("metrics") { _, _ in metrics() }
+        return router
+    }
+
+    private func readiness() async -> Response {
+        let report = await ReadinessReport.evaluate(readinessChecks, timeout: checkTimeout, logger: logger)
+        return Response(
+            status: report.isReady ? .ok : .serviceUnavailable,
+            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: report.json))
+        )
+    }
+
+    private func metrics() -> Response {
+        Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer()))
+        )
+    }
+}

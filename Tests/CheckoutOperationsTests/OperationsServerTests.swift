@@ -1,0 +1,143 @@
+import CheckoutOperations
+import Foundation
+import Logging
+import Metrics
+import ServiceLifecycle
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct OperationsServerTests {
+    @Test func answersLiveWhileRunning() async throws {
+        try await withRunningServer(makeSUT()) { port in
+            let live = try await HTTPResult.get("/health/live", port: port)
+
+            #expect(live.status == 200)
+        }
+    }
+
+    @Test func isReadyWhenEveryCheckPassesAndNamesThemInOrder() async throws {
+        try await withRunningServer(makeSUT()) { port in
+            let ready = try await HTTPResult.get("/health/ready", port: port)
+
+            #expect(ready.status == 200)
+            #expect(ready.contentType == "application/json")
+            #expect(ready.body == #"{"status":"ready","checks":{"broker":"up","database":"up","consumers":"up"}}"#)
+        }
+    }
+
+    @Test func turnsNotReadyWhileACheckFailsAndReadyAgainAfter() async throws {
+        let database = Switch(true)
+        let sut = makeSUT(checks: [
+            ReadinessCheck("broker") { true },
+            ReadinessCheck("database") { database.isOn },
+        ])
+
+        try await withRunningServer(sut) { port in
+            #expect(try await HTTPResult.get("/health/ready", port: port).status == 200)
+
+            database.set(false)
+            let down = try await HTTPResult.get("/health/ready", port: port)
+            #expect(down.status == 503)
+            #expect(down.body == #"{"status":"not-ready","checks":{"broker":"up","database":"down"}}"#)
+
+            database.set(true)
+            #expect(try await HTTPResult.get("/health/ready", port: port).status == 200)
+        }
+    }
+
+    @Test func countsAThrowingCheckAsDown() async throws {
+        struct ConnectionRefused: Error {}
+        let sut = makeSUT(checks: [ReadinessCheck("database") { throw ConnectionRefused() }])
+
+        try await withRunningServer(sut) { port in
+            let ready = try await HTTPResult.get("/health/ready", port: port)
+
+            #expect(ready.status == 503)
+            #expect(ready.body == #"{"status":"not-ready","checks":{"database":"down"}}"#)
+        }
+    }
+
+    @Test func answersNotReadyWithinTheTimeoutWhenACheckHangsIgnoringCancellation() async throws {
+        let hungDatabase = Gate()
+        defer { hungDatabase.open() }
+        let sut = makeSUT(
+            checks: [
+                ReadinessCheck("broker") { true },
+                ReadinessCheck("database") { await hungDatabase.wait(); return true },
+            ],
+            checkTimeout: .milliseconds(200)
+        )
+
+        try await withRunningServer(sut) { port in
+            let start = ContinuousClock.now
+            let ready = try await HTTPResult.get("/health/ready", port: port)
+
+            #expect(ready.status == 503)
+            #expect(ready.body == #"{"status":"not-ready","checks":{"broker":"up","database":"timed-out"}}"#)
+            #expect(ContinuousClock.now - start < .seconds(5))
+        }
+    }
+
+    @Test func servesWhatWasRecordedThroughTheFactoryInPrometheusFormat() async throws {
+        let metrics = MetricsBootstrap()
+        Counter(label: "checkout_commands_received_total", dimensions: [("command", "cart.sync")], factory: metrics.factory)
+            .increment(by: 3)
+        Timer(label: "checkout_command_duration_seconds", dimensions: [("command", "cart.sync")], factory: metrics.factory)
+            .record(duration: .milliseconds(30))
+
+        try await withRunningServer(makeSUT(metrics: metrics)) { port in
+            let scrape = try await HTTPResult.get("/metrics", port: port)
+
+            #expect(scrape.status == 200)
+            #expect(scrape.contentType?.hasPrefix("text/plain; version=0.0.4") == true)
+            #expect(scrape.body.contains(#"checkout_commands_received_total{command="cart.sync"} 3"#))
+            #expect(scrape.body.contains(#"checkout_command_duration_seconds_bucket{command="cart.sync",le="0.05"} 1"#))
+            #expect(scrape.body.contains(#"checkout_command_duration_seconds_count{command="cart.sync"} 1"#))
+        }
+    }
+
+    @Test func saysItIsNotListeningOnceStopped() async throws {
+        let sut = makeSUT()
+
+        try await withRunningServer(sut) { _ in }
+
+        let error = await #expect(throws: OperationsServerError.self) { try await sut.listeningPort }
+        #expect(error?.code == .notListening)
+    }
+
+    private func makeSUT(
+        checks: [ReadinessCheck] = [
+            ReadinessCheck("broker") { true },
+            ReadinessCheck("database") { true },
+            ReadinessCheck("consumers") { true },
+        ],
+        checkTimeout: Duration = .seconds(2),
+        metrics: MetricsBootstrap = MetricsBootstrap()
+    ) -> OperationsServer {
+        OperationsServer(
+            host: "127.0.0.1",
+            port: 0,
+            readinessChecks: checks,
+            checkTimeout: checkTimeout,
+            registry: metrics.registry,
+            logger: Logger(label: "operations-tests") { _ in SwiftLogNoOpLogHandler() }
+        )
+    }
+
+    /// Runs the server in a service group on a free port, calls `body` with the port, then shuts
+    /// the group down gracefully and waits for the server to stop.
+    private func withRunningServer(_ server: OperationsServer, _ body: (Int) async throws -> Void) async throws {
+        let group = ServiceGroup(services: [server], logger: Logger(label: "operations-tests") { _ in SwiftLogNoOpLogHandler() })
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            do {
+                try await body(try await server.listeningPort)
+            } catch {
+                await group.triggerGracefulShutdown()
+                throw error
+            }
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+        }
+    }
+}

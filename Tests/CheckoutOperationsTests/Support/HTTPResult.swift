@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What the operations server answered to one `GET`.
+struct HTTPResult {
+    let status: Int
+    let contentType: String?
+    let body: String
+
+    /// Sends `GET path` to the server on this machine, with a bound wait so a hung server fails the test.
+    static func get(_ path: String, port: Int) async throws -> HTTPResult {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.timeoutInterval = 10
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        return HTTPResult(
+            status: http.statusCode,
+            contentType: http.value(forHTTPHeaderField: "Content-Type"),
+            body: String(decoding: data, as: UTF8.self)
+        )
+    }
+}
