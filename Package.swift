@@ -60,6 +60,16 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // A fake Stripe API on SwiftNIO, started in-process by the payment tests and the chaos suite.
+        .target(
+            name: "CheckoutPaymentsTesting",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // The transport's ceiling: the same consume → publish → ack loop in plain C.
         .target(name: "CRawAMQPLoop", dependencies: ["CRabbitMQ"]),
@@ -80,5 +90,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "RabbitMQTests", dependencies: ["RabbitMQ"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CheckoutPaymentsTests",
+            dependencies: [
+                "CheckoutDomain",
+                "CheckoutPayments",
+                "CheckoutPaymentsTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: swiftSettings
+        ),
     ]
 )
