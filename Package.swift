@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -88,6 +89,28 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Payment processors: the in-process sandbox and Stripe over HTTPS.
+        .target(
+            name: "CheckoutPayments",
+            dependencies: [
+                "CheckoutDomain",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // A fake Stripe API on SwiftNIO, started in-process by the payment tests and the chaos suite.
+        .target(
+            name: "CheckoutPaymentsTesting",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // The transport's ceiling: the same consume → publish → ack loop in plain C.
         .target(name: "CRawAMQPLoop", dependencies: ["CRabbitMQ"]),
@@ -127,5 +150,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "RabbitMQTests", dependencies: ["RabbitMQ"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CheckoutPaymentsTests",
+            dependencies: [
+                "CheckoutDomain",
+                "CheckoutPayments",
+                "CheckoutPaymentsTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

@@ -1,0 +1,58 @@
+public import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// How to reach Stripe: the secret key, the API's base URL and how long to wait for it.
+///
+/// `description` hides the key, so a configuration can be logged whole.
+public struct StripeConfiguration: Sendable, CustomStringConvertible {
+    /// The secret key (`sk_live_…`, `sk_test_…`), sent as a bearer token and never logged.
+    public let apiKey: String
+    /// `https://api.stripe.com` in production; a local fake in tests. No trailing slash.
+    public let baseURL: String
+    /// How long opening a connection to Stripe may take.
+    public let connectTimeout: Duration
+    /// How long Stripe may stay silent while answering; a charge can take a few seconds.
+    public let readTimeout: Duration
+
+    /// Checks the settings, so that a bad one stops start-up instead of failing every payment.
+    ///
+    /// - Throws: ``PaymentProcessorError`` with code ``PaymentProcessorError/Code/invalidConfiguration``
+    ///   when the key is empty, the base URL is not an `http(s)` URL with a host, or a timeout is not positive.
+    public init(
+        apiKey: String,
+        baseURL: String = "https://api.stripe.com",
+        connectTimeout: Duration = .seconds(5),
+        readTimeout: Duration = .seconds(30)
+    ) throws(PaymentProcessorError) {
+        guard !apiKey.isEmpty else {
+            throw PaymentProcessorError(code: .invalidConfiguration, context: "the Stripe API key is empty")
+        }
+        let trimmed = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        guard let url = URL(string: trimmed), ["http", "https"].contains(url.scheme), url.host?.isEmpty == false else {
+            throw PaymentProcessorError(code: .invalidConfiguration, context: "the Stripe base URL \(baseURL) is not an http(s) URL with a host")
+        }
+        guard connectTimeout > .zero, readTimeout > .zero else {
+            throw PaymentProcessorError(code: .invalidConfiguration, context: "the Stripe timeouts must be positive")
+        }
+        self.apiKey = apiKey
+        self.baseURL = trimmed
+        self.connectTimeout = connectTimeout
+        self.readTimeout = readTimeout
+    }
+
+    /// The configuration of the `HTTPClient` to give ``StripePaymentProcessor``: these timeouts, no redirects.
+    public var httpClientConfiguration: HTTPClient.Configuration {
+        HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: HTTPClient.Configuration.Timeout(connect: TimeAmount(connectTimeout), read: TimeAmount(readTimeout))
+        )
+    }
+
+    /// The most one request may take, enforced per request whatever client it goes through.
+    var requestTimeout: Duration { connectTimeout + readTimeout }
+
+    public var description: String {
+        "StripeConfiguration(baseURL: \(baseURL), connectTimeout: \(connectTimeout), readTimeout: \(readTimeout))"
+    }
+}

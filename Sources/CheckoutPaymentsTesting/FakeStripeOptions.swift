@@ -1,0 +1,26 @@
+/// How a ``FakeStripeServer`` behaves beyond its scripted tokens.
+public struct FakeStripeOptions: Sendable {
+    /// The secret key requests must carry as `Authorization: Bearer …`; any other gets 401.
+    public var apiKey: String
+    /// How late ``FakeStripeToken/slow`` and ``FakeStripeToken/timeoutAfterCharge`` answer:
+    /// longer than the client's read timeout.
+    public var slowAnswerDelay: Duration
+    /// The share of requests, from 0 to 1, that fail transiently, for chaos runs: half of them
+    /// answer 503 before doing anything, the other half do their work and then lose the answer
+    /// (the connection is closed without one), as a gateway that timed out after charging.
+    public var transientFailureRate: Double
+    /// Seeds the choice of failing requests, so a chaos run can be repeated.
+    public var seed: UInt64
+
+    public init(
+        apiKey: String = "sk_test_fake_stripe_key",
+        slowAnswerDelay: Duration = .seconds(2),
+        transientFailureRate: Double = 0,
+        seed: UInt64 = 42
+    ) {
+        self.apiKey = apiKey
+        self.slowAnswerDelay = slowAnswerDelay
+        self.transientFailureRate = transientFailureRate
+        self.seed = seed
+    }
+}

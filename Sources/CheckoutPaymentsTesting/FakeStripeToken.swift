@@ -1,0 +1,24 @@
+/// The payment-method tokens ``FakeStripeServer`` answers, each with a scripted behaviour.
+///
+/// The first four are the contract's sandbox tokens, answered the way Stripe answers its own test
+/// cards; the others script a failing gateway. Any other token is refused as Stripe refuses an
+/// unknown payment method: 400 `resource_missing`.
+public enum FakeStripeToken {
+    /// Approved: the PaymentIntent succeeds.
+    public static let visa = "tok_visa"
+    /// 402 `card_error`, code `card_declined`, decline code `generic_decline`.
+    public static let chargeDeclined = "tok_chargeDeclined"
+    /// 402 `card_error`, code `card_declined`, decline code `insufficient_funds`.
+    public static let chargeDeclinedInsufficientFunds = "tok_chargeDeclinedInsufficientFunds"
+    /// 402 `card_error`, code `processing_error`: Stripe's transient card failure.
+    public static let processingError = "tok_processingError"
+    /// 500 `api_error`, before anything is charged or stored.
+    public static let gateway500 = "tok_gateway500"
+    /// 429 `rate_limit`, before anything is charged or stored.
+    public static let gateway429 = "tok_gateway429"
+    /// Answers 500 after ``FakeStripeOptions/slowAnswerDelay``, having charged and stored nothing.
+    public static let slow = "tok_slow"
+    /// Charges and stores the answer at once, but sends it only after ``FakeStripeOptions/slowAnswerDelay``
+    /// the first time: the lost answer of a gateway that timed out after charging. A repeat gets it at once.
+    public static let timeoutAfterCharge = "tok_timeoutAfterCharge"
+}

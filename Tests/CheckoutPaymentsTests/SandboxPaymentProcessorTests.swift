@@ -1,0 +1,68 @@
+import CheckoutDomain
+import CheckoutPayments
+import Testing
+
+@Suite struct SandboxPaymentProcessorTests {
+    @Test func declinesAnUnknownTokenAsUnknownToken() async throws {
+        let sut = makeSUT()
+
+        let result = try await sut.charge(euros(100), with: PaymentToken("tok_whatever"), idempotencyKey: uniqueCommandID())
+
+        #expect(result == .declined(DeclineCode("unknown_token")))
+        #expect(await sut.charges.isEmpty)
+    }
+
+    @Test func theSameKeyWithAnotherTokenIsRefusedForGood() async throws {
+        let sut = makeSUT()
+        let key = try uniqueCommandID()
+        _ = try await sut.charge(euros(100), with: PaymentToken("tok_chargeDeclined"), idempotencyKey: key)
+
+        let error = await #expect(throws: PaymentProcessorError.self) {
+            try await sut.charge(euros(100), with: visa, idempotencyKey: key)
+        }
+
+        #expect(error?.code == .idempotencyKeyReused)
+        #expect(await sut.charges.isEmpty)
+    }
+
+    @Test func aProcessingErrorIsNotKeptSoEveryRetryFailsAgain() async throws {
+        let sut = makeSUT()
+        let key = try uniqueCommandID()
+
+        for _ in 0..<3 {
+            await #expect(throws: RetryableError.self) {
+                try await sut.charge(euros(100), with: PaymentToken("tok_processingError"), idempotencyKey: key)
+            }
+        }
+    }
+
+    @Test func showsChargesAndRefundsInTheOrderTheyWereMade() async throws {
+        let sut = makeSUT()
+        let first = try uniqueCommandID("first")
+        let second = try uniqueCommandID("second")
+        let firstPayment = try #require(try await sut.charge(euros(100), with: visa, idempotencyKey: first).approvedPayment)
+        let secondPayment = try #require(try await sut.charge(euros(200), with: visa, idempotencyKey: second).approvedPayment)
+        _ = try await sut.charge(euros(300), with: PaymentToken("tok_chargeDeclined"), idempotencyKey: uniqueCommandID())
+
+        try await sut.refund(secondPayment)
+
+        #expect(await sut.charges == [
+            SandboxCharge(idempotencyKey: first, payment: firstPayment),
+            SandboxCharge(idempotencyKey: second, payment: secondPayment),
+        ])
+        #expect(await sut.refunds == [secondPayment])
+    }
+
+    @Test func paymentIDsAreDeterministic() async throws {
+        let key = try uniqueCommandID()
+
+        let one = try await makeSUT().charge(euros(100), with: visa, idempotencyKey: key)
+        let other = try await makeSUT().charge(euros(100), with: visa, idempotencyKey: key)
+
+        #expect(one == other)
+    }
+
+    private func makeSUT() -> SandboxPaymentProcessor {
+        SandboxPaymentProcessor()
+    }
+}

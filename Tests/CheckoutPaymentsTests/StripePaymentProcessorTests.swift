@@ -1,0 +1,194 @@
+import CheckoutDomain
+import CheckoutPayments
+import CheckoutPaymentsTesting
+import Testing
+
+/// The Stripe adapter against the fake Stripe: the request it sends and how it reads failures.
+@Suite struct StripePaymentProcessorTests {
+    /// Short enough to keep the suite quick, long enough for a loaded machine to answer on loopback.
+    private static let shortReadTimeout = Duration.milliseconds(500)
+    private static let slowAnswers = FakeStripeOptions(slowAnswerDelay: .seconds(3))
+
+    @Test func sendsTheAmountTheLowercaseCurrencyAndTheCommandIDAsKeyAndMetadata() async throws {
+        try await TestStripe.withFakeStripe { sut, stripe in
+            let key = try uniqueCommandID()
+
+            let payment = try #require(try await sut.charge(euros(5998), with: visa, idempotencyKey: key).approvedPayment)
+
+            let charge = try #require(stripe.ledger.charges.first)
+            #expect(stripe.ledger.charges.count == 1)
+            #expect(charge.paymentIntentID == payment.id.rawValue)
+            #expect(charge.amount == 5998)
+            #expect(charge.currency == "eur")
+            #expect(charge.commandID == key.rawValue)
+            #expect(charge.idempotencyKey == key.rawValue)
+        }
+    }
+
+    @Test func refundsWithAKeyOfTheirOwn() async throws {
+        try await TestStripe.withFakeStripe { sut, stripe in
+            let payment = try #require(try await sut.charge(euros(5998), with: visa, idempotencyKey: uniqueCommandID()).approvedPayment)
+
+            try await sut.refund(payment)
+
+            #expect(stripe.ledger.refunds.map(\.idempotencyKey) == ["refund-\(payment.id)"])
+            #expect(stripe.ledger.charges.map(\.isRefunded) == [true])
+        }
+    }
+
+    @Test(arguments: [FakeStripeToken.gateway500, FakeStripeToken.gateway429])
+    func aFailingGatewayIsRetryableAndChargesNothing(_ token: String) async throws {
+        try await TestStripe.withFakeStripe { sut, stripe in
+            let error = await #expect(throws: RetryableError.self) {
+                try await sut.charge(euros(5998), with: PaymentToken(token), idempotencyKey: uniqueCommandID())
+            }
+
+            #expect(error?.code == .paymentProcessorUnavailable)
+            #expect(stripe.ledger.charges.isEmpty)
+        }
+    }
+
+    @Test func aSlowGatewayTimesOutAsRetryableAndChargesNothing() async throws {
+        try await TestStripe.withFakeStripe(Self.slowAnswers, readTimeout: Self.shortReadTimeout) { sut, stripe in
+            let started = ContinuousClock.now
+
+            let error = await #expect(throws: RetryableError.self) {
+                try await sut.charge(euros(5998), with: PaymentToken(FakeStripeToken.slow), idempotencyKey: uniqueCommandID())
+            }
+
+            #expect(error?.code == .paymentProcessorUnavailable)
+            #expect(ContinuousClock.now - started < .seconds(3), "gave up before the answer came")
+            #expect(stripe.ledger.charges.isEmpty)
+        }
+    }
+
+    @Test func anUnreachableGatewayIsRetryable() async throws {
+        let closed = try await TestStripe.withServer { server in server }
+
+        try await TestStripe.withProcessor(baseURL: closed.baseURL, apiKey: closed.apiKey) { sut in
+            let error = await #expect(throws: RetryableError.self) {
+                try await sut.charge(euros(5998), with: visa, idempotencyKey: uniqueCommandID())
+            }
+
+            #expect(error?.code == .paymentProcessorUnavailable)
+        }
+    }
+
+    @Test func aGatewayThatTimesOutAfterChargingIsRetriedWithTheSameKeyAndChargesOnce() async throws {
+        try await TestStripe.withFakeStripe(Self.slowAnswers, readTimeout: Self.shortReadTimeout) { sut, stripe in
+            let key = try uniqueCommandID()
+            let token = PaymentToken(FakeStripeToken.timeoutAfterCharge)
+            await #expect(throws: RetryableError.self) {
+                try await sut.charge(euros(5998), with: token, idempotencyKey: key)
+            }
+
+            let retried = try await sut.charge(euros(5998), with: token, idempotencyKey: key)
+
+            let charges = stripe.ledger.charges(forCommand: key.rawValue)
+            #expect(charges.count == 1)
+            #expect(retried.approvedPayment?.id.rawValue == charges.first?.paymentIntentID)
+        }
+    }
+
+    @Test func aChargeWhoseAnswerWasLostIsFoundAndRefundedByItsKey() async throws {
+        try await TestStripe.withFakeStripe(Self.slowAnswers, readTimeout: Self.shortReadTimeout) { sut, stripe in
+            let key = try uniqueCommandID()
+            await #expect(throws: RetryableError.self) {
+                try await sut.charge(euros(5998), with: PaymentToken(FakeStripeToken.timeoutAfterCharge), idempotencyKey: key)
+            }
+
+            let refunded = try #require(try await sut.refundCharge(madeWith: key))
+
+            #expect(refunded.amount == (try euros(5998)))
+            #expect(stripe.ledger.refunds.map(\.paymentIntentID) == [refunded.id.rawValue])
+        }
+    }
+
+    @Test func anUnknownTokenIsRefusedForGood() async throws {
+        try await TestStripe.withFakeStripe { sut, _ in
+            let error = await #expect(throws: PaymentProcessorError.self) {
+                try await sut.charge(euros(5998), with: PaymentToken("pm_nothing_like_it"), idempotencyKey: uniqueCommandID())
+            }
+
+            #expect(error?.code == .requestRejected)
+        }
+    }
+
+    @Test func aWrongAPIKeyIsRefusedForGoodAndNeverShownInErrorsOrLogs() async throws {
+        let secret = "sk_test_wrong_secret_4242"
+        let recorder = LogRecorder()
+        try await TestStripe.withServer { stripe in
+            let logger = RecordingLogHandler.logger(recordingInto: recorder)
+            try await TestStripe.withProcessor(baseURL: stripe.baseURL, apiKey: secret, logger: logger) { sut in
+                let error = await #expect(throws: PaymentProcessorError.self) {
+                    try await sut.charge(euros(5998), with: visa, idempotencyKey: uniqueCommandID())
+                }
+
+                #expect(error?.code == .requestRejected)
+                let texts = [error.map { "\($0)" }, error.map { String(reflecting: $0) }].compactMap(\.self)
+                #expect(texts.count == 2)
+                #expect(texts.allSatisfy { !$0.contains(secret) })
+                #expect(error.map { String(reflecting: $0) }?.contains("Invalid API Key provided") == true, "the server's own text is kept")
+            }
+        }
+        #expect(!recorder.lines.isEmpty)
+        #expect(recorder.lines.allSatisfy { !$0.contains(secret) })
+    }
+
+    @Test func theAPIKeyIsNeverLoggedNorShownOnTheWayToSuccessOrFailure() async throws {
+        let recorder = LogRecorder()
+        try await TestStripe.withServer { stripe in
+            let logger = RecordingLogHandler.logger(recordingInto: recorder)
+            try await TestStripe.withProcessor(baseURL: stripe.baseURL, apiKey: stripe.apiKey, logger: logger) { sut in
+                let key = try uniqueCommandID()
+                _ = try await sut.charge(euros(5998), with: visa, idempotencyKey: key)
+                _ = try await sut.refundCharge(madeWith: key)
+                let error = await #expect(throws: RetryableError.self) {
+                    try await sut.charge(euros(5998), with: PaymentToken(FakeStripeToken.gateway500), idempotencyKey: uniqueCommandID())
+                }
+                #expect(error.map { String(reflecting: $0) }?.contains(stripe.apiKey) == false)
+            }
+        }
+        #expect(recorder.lines.count >= 3)
+        #expect(recorder.lines.allSatisfy { !$0.contains("sk_test") })
+    }
+
+    @Test func underRandomTransientFailuresRetryingEachCommandWithItsKeyChargesItOnce() async throws {
+        let chaos = FakeStripeOptions(transientFailureRate: 0.5, seed: 7)
+        try await TestStripe.withFakeStripe(chaos) { sut, stripe in
+            let keys = try (0..<20).map { _ in try uniqueCommandID("chaos") }
+            var failures = 0
+
+            for key in keys {
+                var result: ChargeResult?
+                for _ in 0..<50 where result == nil {
+                    do {
+                        result = try await sut.charge(euros(999), with: visa, idempotencyKey: key)
+                    } catch is RetryableError {
+                        failures += 1
+                    }
+                }
+                #expect(result?.approvedPayment != nil)
+            }
+
+            #expect(failures > 0, "the chaos rate made requests fail")
+            for key in keys {
+                #expect(stripe.ledger.charges(forCommand: key.rawValue).count == 1)
+            }
+            #expect(stripe.ledger.charges.count == keys.count)
+        }
+    }
+
+    @Test func refusesUnusableSettings() {
+        #expect(throws: PaymentProcessorError.self) { try StripeConfiguration(apiKey: "") }
+        #expect(throws: PaymentProcessorError.self) { try StripeConfiguration(apiKey: "sk_test_x", baseURL: "ftp://api.stripe.com") }
+        #expect(throws: PaymentProcessorError.self) { try StripeConfiguration(apiKey: "sk_test_x", readTimeout: .zero) }
+    }
+
+    @Test func describesItsConfigurationWithoutTheKey() throws {
+        let configuration = try StripeConfiguration(apiKey: "sk_live_do_not_print", baseURL: "https://api.stripe.com/")
+
+        #expect(configuration.baseURL == "https://api.stripe.com")
+        #expect(!"\(configuration)".contains("sk_live"))
+    }
+}
