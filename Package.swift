@@ -12,6 +12,7 @@ let package = Package(
     name: "checkout-worker",
     platforms: [.macOS(.v15)],
     products: [
+        .executable(name: "checkout-worker", targets: ["checkout-worker"]),
         .executable(name: "checkout-bench", targets: ["checkout-bench"]),
     ],
     dependencies: [
@@ -23,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         // The heart: models, the two use cases, their outputs and the ports they need. Foundation only.
@@ -112,6 +116,29 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The composition root: configuration, the CLI, and the ServiceGroup that runs it all.
+        .executableTarget(
+            name: "checkout-worker",
+            dependencies: [
+                "CheckoutDomain",
+                "CheckoutObservability",
+                "CheckoutMessaging",
+                "CheckoutPersistence",
+                "CheckoutPayments",
+                "CheckoutOperations",
+                "RabbitMQ",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // The transport's ceiling: the same consume → publish → ack loop in plain C.
         .target(name: "CRawAMQPLoop", dependencies: ["CRabbitMQ"]),
         .executableTarget(
@@ -158,6 +185,23 @@ let package = Package(
                 "CheckoutPaymentsTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "CheckoutMessagingTests", dependencies: ["CheckoutMessaging", "RabbitMQ"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CheckoutWorkerTests",
+            dependencies: [
+                "checkout-worker",
+                "CheckoutDomain",
+                "CheckoutMessaging",
+                "CheckoutOperations",
+                "CheckoutPersistence",
+                "CheckoutPaymentsTesting",
+                "RabbitMQ",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
         ),

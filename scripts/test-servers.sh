@@ -7,6 +7,7 @@
 #   scripts/test-servers.sh status            say what runs (exit 0 when both run, 3 otherwise)
 #   scripts/test-servers.sh install           only install the missing Debian packages (the build needs librabbitmq-dev)
 #   scripts/test-servers.sh restart-rabbitmq  stop and start the whole RabbitMQ node (Erlang VM included)
+#   scripts/test-servers.sh start-rabbitmq    start only RabbitMQ; stop-rabbitmq stops it
 #   scripts/test-servers.sh ctl ARGS...       rabbitmqctl against the private node (= scripts/rabbitmqctl.sh)
 #   source scripts/test-servers.sh            start (or reuse) the servers and export the env into this shell
 #
@@ -30,20 +31,22 @@ fi
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
-STATE="$ROOT/.servers"
+# The variables below may be set by the caller: scripts/run-local.sh uses them to run a broker on the
+# standard ports for the worker's embedded defaults, with its state in .local-broker/.
+STATE="${SERVERS_STATE:-$ROOT/.servers}"
 CERTS="$STATE/certs"
 RMQ_DIR="$STATE/rabbitmq"
 PG_LINK="$STATE/postgres"
 
-RMQ_NODE="checkout-test@localhost"
-AMQP_PORT=35672
-AMQPS_PORT=35671
-DIST_PORT=35673
-EPMD_PORT=35674
+RMQ_NODE="${RMQ_NODE:-checkout-test@localhost}"
+AMQP_PORT="${AMQP_PORT:-35672}"
+AMQPS_PORT="${AMQPS_PORT:-35671}"
+DIST_PORT="${DIST_PORT:-35673}"
+EPMD_PORT="${EPMD_PORT:-35674}"
 # rabbitmqctl's own distribution listener. Left alone, it takes 35672-35682 (5672 + 30000): our
 # AMQP port, so `rabbitmqctl start_app` would fail with eaddrinuse on its own listener.
-CTL_DIST_PORT_MIN=35680
-CTL_DIST_PORT_MAX=35699
+CTL_DIST_PORT_MIN="${CTL_DIST_PORT_MIN:-35680}"
+CTL_DIST_PORT_MAX="${CTL_DIST_PORT_MAX:-35699}"
 PG_PORT=35432
 PG_DB=checkout_test
 PG_USER=checkout
@@ -529,6 +532,16 @@ main() {
             rmq_stop
             if [[ -d /usr/lib/postgresql && ( -e "$PG_LINK" || -L "$PG_LINK" ) ]]; then pg_stop; fi
             ;;
+        start-rabbitmq)
+            lock
+            ensure_packages
+            make_certs
+            rmq_start
+            ;;
+        stop-rabbitmq)
+            lock
+            rmq_stop
+            ;;
         restart-rabbitmq)
             lock
             rmq_stop
@@ -542,7 +555,7 @@ main() {
         status) status ;;
         ctl) rmqctl "$@" ;;
         *)
-            echo "usage: $0 start|stop|env|status|install|restart-rabbitmq|ctl ARGS..." >&2
+            echo "usage: $0 start|stop|env|status|install|start-rabbitmq|stop-rabbitmq|restart-rabbitmq|ctl ARGS..." >&2
             exit 2
             ;;
     esac

@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// `checkout-worker`: the shop's checkout as a RabbitMQ queue worker.
+@main
+struct CheckoutWorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "checkout-worker",
+        abstract: "Handles cart.sync and order.place commands from RabbitMQ and publishes their result events.",
+        discussion: """
+            Every setting is read from its CHECKOUT_* environment variable and can be given as a flag to `run`.
+            The message contract is described in asyncapi.yaml.
+            """,
+        subcommands: [RunCommand.self, CatalogCommand.self, SendCommand.self],
+        defaultSubcommand: RunCommand.self
+    )
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import CheckoutDomain
+import CheckoutPersistence
+import Foundation
+import Logging
+
+/// `checkout-worker catalog import FILE`: upserts products from a JSON file, all or nothing.
+struct CatalogImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Upsert products from a JSON array of {sku, name, unitPrice, currency, stock, active} (prices in minor units).",
+        discussion: "Runs in one transaction: a bad row is reported with its index and nothing is written."
+    )
+
+    @Argument(help: "The JSON file to import.")
+    var file: String
+
+    @OptionGroup var settings: SettingsOptions
+
+    func run() async throws {
+        let configuration = try settings.workerConfiguration()
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw CommandFailure("cannot read \(file): \(error.localizedDescription)")
+        }
+        let products: [Product]
+        do {
+            products = try CatalogFile.decode(data)
+        } catch {
+            throw CommandFailure("\(file): \(error)")
+        }
+        var logger = Logger(label: "checkout-worker")
+        logger.logLevel = .warning
+        let store = try await CheckoutStore.open(configuration.databaseURL, poolSize: 1, logger: logger)
+        let report: CatalogImportReport
+        do {
+            report = try await store.importCatalog(products)
+        } catch {
+            await store.close()
+            throw CommandFailure("nothing imported: \(error)")
+        }
+        await store.close()
+        print("imported \(products.count) products from \(file): \(report)")
+    }
+}

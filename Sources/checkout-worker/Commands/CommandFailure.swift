@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// A sub-command that failed for a reason the operator can act on: one line on stderr, exit 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

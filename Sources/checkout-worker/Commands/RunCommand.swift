@@ -1,0 +1,31 @@
+import ArgumentParser
+import CheckoutOperations
+import Foundation
+import Logging
+
+/// `checkout-worker run`: the worker itself.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Migrate the database, declare the topology and handle commands until SIGTERM or SIGINT (the default).",
+        discussion: "On SIGTERM or SIGINT it stops taking commands, finishes those in flight within the grace period, and exits 0."
+    )
+
+    @OptionGroup var settings: SettingsOptions
+
+    func run() async throws {
+        let configuration = try settings.workerConfiguration()
+        LoggingBootstrap.bootstrap(format: configuration.logFormat, level: configuration.logLevel)
+        let logger = Logger(label: "checkout-worker")
+        logger.info("starting", metadata: configuration.loggable)
+        let worker: Worker
+        do {
+            worker = try await buildWorker(configuration: configuration, logger: logger, metrics: MetricsBootstrap.bootstrap())
+        } catch {
+            logger.critical("could not start", metadata: ["error.message": "\(error)"])
+            throw ExitCode.failure
+        }
+        try await worker.run()
+        logger.info("stopped")
+    }
+}

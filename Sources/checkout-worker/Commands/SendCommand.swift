@@ -1,0 +1,111 @@
+import ArgumentParser
+import CheckoutMessaging
+import Foundation
+import Logging
+import RabbitMQ
+
+/// `checkout-worker send`: publishes one command as a client would, and optionally waits for its event.
+struct SendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Publish a command to checkout.commands, with a fresh message_id unless one is given.",
+        discussion: """
+            Example:
+              checkout-worker send sync-cart --wait --json '{"cartId":"cart-42","customerId":"cust-7","baseVersion":0,"currency":"EUR","items":[{"sku":"SKU-RED-M","quantity":2}]}'
+            """
+    )
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable {
+        case syncCart = "sync-cart"
+        case placeOrder = "place-order"
+
+        var command: CommandKind {
+            switch self {
+            case .syncCart: .syncCart
+            case .placeOrder: .placeOrder
+            }
+        }
+    }
+
+    @Argument(help: "sync-cart or place-order.")
+    var kind: Kind
+
+    @Option(help: "The command's JSON body.")
+    var json: String
+
+    @Option(help: "The command's message_id (default: a new UUID).")
+    var messageID: String?
+
+    @Flag(help: "Wait for the result event (through a reply_to queue) and print it.")
+    var wait = false
+
+    @Option(help: "Seconds to wait for the result with --wait.")
+    var timeout: Int = 30
+
+    @OptionGroup var settings: SettingsOptions
+
+    func run() async throws {
+        let configuration = try settings.workerConfiguration()
+        var logger = Logger(label: "checkout-worker")
+        logger.logLevel = .warning
+        let connection = try await AMQPConnection.connect(configuration.amqp, logger: logger)
+        do {
+            try await send(over: connection, configuration)
+            await connection.close()
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+
+    private func send(over connection: AMQPConnection, _ configuration: WorkerConfiguration) async throws {
+        let messageID = messageID ?? UUID().uuidString.lowercased()
+        var properties = AMQPProperties(contentType: "application/json", deliveryMode: .persistent, messageID: messageID, timestamp: Date())
+
+        var replies: AMQPConsumer?
+        if wait {
+            let queue = "checkout-worker.send.\(messageID)"
+            try await connection.declare(AMQPTopology(queues: [.init(name: queue, durable: false, exclusive: true, autoDelete: true)]))
+            replies = try await connection.consume(queue: queue, prefetch: 1)
+            properties.replyTo = queue
+        }
+        try await connection.publish(AMQPMessage(
+            exchange: configuration.messaging.commandsExchange,
+            routingKey: kind.command.routingKey,
+            properties: properties,
+            body: Array(json.utf8),
+            mandatory: true
+        ))
+        print("sent \(kind.command.routingKey) with message_id \(messageID)")
+        guard let replies else { return }
+
+        let event = try await withThrowingTaskGroup(of: AMQPDelivery?.self) { group in
+            group.addTask {
+                for await delivery in replies {
+                    delivery.ack()
+                    return delivery
+                }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let event else {
+            throw CommandFailure("no result within \(timeout)s; is a worker running? (the command stays queued)")
+        }
+        print("\(event.properties.type ?? "event") (message_id \(event.properties.messageID ?? "-")):")
+        print(Self.pretty(event.body))
+    }
+
+    private static func pretty(_ body: [UInt8]) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)),
+              let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else { return String(decoding: body, as: UTF8.self) }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

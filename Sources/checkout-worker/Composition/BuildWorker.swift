@@ -1,0 +1,110 @@
+import AsyncHTTPClient
+import CheckoutDomain
+import CheckoutMessaging
+import CheckoutObservability
+import CheckoutOperations
+import CheckoutPayments
+import CheckoutPersistence
+import Foundation
+import Logging
+import Metrics
+import RabbitMQ
+import ServiceLifecycle
+import Tracing
+import UnixSignals
+
+/// The composition root: builds every part of the worker from its configuration and wires them.
+///
+/// Both `checkout-worker run` and the end-to-end tests call it, so the tests run what ships.
+func buildWorker(configuration: WorkerConfiguration, logger: Logger, metrics: MetricsBootstrap) async throws -> Worker {
+    let store = try await CheckoutStore.open(configuration.databaseURL, poolSize: configuration.databasePoolSize, logger: logger)
+    var resources = [ClosingService(description: "database") { await store.close() }]
+
+    let payments: any PaymentProcessor
+    switch configuration.paymentProcessor {
+    case .sandbox:
+        payments = SandboxPaymentProcessor()
+    case .stripe(let apiKey, let baseURL):
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+        resources.append(ClosingService(description: "payment gateway client") { try? await httpClient.shutdown() })
+        payments = StripePaymentProcessor(configuration: try StripeConfiguration(apiKey: apiKey, baseURL: baseURL), httpClient: httpClient, logger: logger)
+    }
+
+    let connection: AMQPConnection
+    do {
+        connection = try await AMQPConnection.connect(configuration.amqp, logger: logger)
+    } catch {
+        for resource in resources { await resource.close() }
+        throw error
+    }
+    resources.append(ClosingService(description: "broker connection") { await connection.close() })
+
+    let commands = CommandWorker(
+        connection: connection,
+        configuration: configuration.messaging,
+        useCases: useCases(store: store, payments: payments, metrics: metrics.factory),
+        logger: logger,
+        metrics: metrics.factory,
+        tracer: W3CPropagatingTracer()
+    )
+    let operations = OperationsServer(
+        port: configuration.httpPort,
+        readinessChecks: [
+            ReadinessCheck("broker") { connection.isConnected },
+            ReadinessCheck("database") { try await store.checkReachable(); return true },
+            ReadinessCheck("consumers") { commands.isConsuming },
+        ],
+        registry: metrics.registry,
+        logger: logger
+    )
+    // Started in this order and stopped in reverse: the worker drains first, the resources it used
+    // close after it, and the health endpoints answer until the end.
+    var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: operations)]
+    services += resources.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
+    services.append(.init(service: commands, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup))
+    var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+    groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
+    groupConfiguration.maximumCancellationDuration = .seconds(5)
+    return Worker(
+        store: store,
+        connection: connection,
+        commands: commands,
+        operations: operations,
+        serviceGroup: ServiceGroup(configuration: groupConfiguration)
+    )
+}
+
+/// The use cases as the worker runs them: over the store and the payment processor, with their
+/// outputs and themselves wrapped in logging and metrics.
+private func useCases(store: CheckoutStore, payments: any PaymentProcessor, metrics: any MetricsFactory) -> UseCaseFactory {
+    UseCaseFactory(
+        syncCart: { output, logger in
+            InstrumentedSyncCart(
+                SyncCartUseCase(
+                    carts: store.carts,
+                    catalog: store.catalog,
+                    processedCommands: store.syncCartCommands,
+                    output: InstrumentedSyncCartOutput(output, logger: logger, metrics: metrics),
+                    now: Date.init
+                ),
+                logger: logger,
+                metrics: metrics
+            )
+        },
+        placeOrder: { output, logger in
+            InstrumentedPlaceOrder(
+                PlaceOrderUseCase(
+                    carts: store.carts,
+                    catalog: store.catalog,
+                    orders: store.orders,
+                    payments: payments,
+                    processedCommands: store.placeOrderCommands,
+                    output: InstrumentedPlaceOrderOutput(output, logger: logger, metrics: metrics),
+                    now: Date.init
+                ),
+                logger: logger,
+                metrics: metrics
+            )
+        }
+    )
+}

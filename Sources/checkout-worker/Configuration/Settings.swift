@@ -1,0 +1,20 @@
+/// Every setting of the worker, with the contract's names.
+enum Settings {
+    static let amqpURL = Setting("checkout.amqp.url", accepts: "amqp:// or amqps:// URLs, separated by commas")
+    static let amqpCAFile = Setting("checkout.amqp.caFile", accepts: "a readable PEM file")
+    static let amqpCertFile = Setting("checkout.amqp.certFile", accepts: "a readable PEM file, given with CHECKOUT_AMQP_KEY_FILE")
+    static let amqpKeyFile = Setting("checkout.amqp.keyFile", accepts: "a readable PEM file, given with CHECKOUT_AMQP_CERT_FILE")
+    static let databaseURL = Setting("checkout.database.url", accepts: "sqlite://PATH, postgres://user:pass@host:port/db or memory://")
+    static let databasePoolSize = Setting("checkout.database.poolSize", accepts: "a whole number from 1 to 100")
+    static let paymentProcessor = Setting("checkout.payment.processor", accepts: "sandbox or stripe")
+    static let stripeAPIKey = Setting("checkout.stripe.apiKey", accepts: "a Stripe secret key (required with CHECKOUT_PAYMENT_PROCESSOR=stripe)", isSecret: true)
+    static let stripeBaseURL = Setting("checkout.stripe.baseURL", accepts: "an http:// or https:// URL")
+    static let prefetch = Setting("checkout.prefetch", accepts: "a whole number from 1 to 65535")
+    static let concurrency = Setting("checkout.concurrency", accepts: "a whole number from 1 to 1000")
+    static let queueType = Setting("checkout.queue.type", accepts: "classic or quorum")
+    static let retryDelays = Setting("checkout.retry.delays", accepts: "durations such as 1s,5s,30s,2m,10m (ms, s, m or h; up to 24h)")
+    static let httpPort = Setting("checkout.http.port", accepts: "a port number from 0 to 65535")
+    static let logLevel = Setting("checkout.log.level", accepts: "trace, debug, info, notice, warning, error or critical")
+    static let logFormat = Setting("checkout.log.format", accepts: "json or text")
+    static let shutdownGracePeriod = Setting("checkout.shutdown.gracePeriod", accepts: "a duration such as 30s or 2m")
+}

@@ -1,0 +1,133 @@
+import CheckoutMessaging
+import CheckoutOperations
+import Configuration
+import Foundation
+import Logging
+import RabbitMQ
+
+/// The worker's settings, read and checked once at start-up: flags first, then the environment,
+/// then the contract's defaults.
+struct WorkerConfiguration: Sendable {
+    enum PaymentProcessorChoice: Sendable, Equatable {
+        case sandbox
+        case stripe(apiKey: String, baseURL: String)
+    }
+
+    var amqp: AMQPConfiguration
+    var databaseURL: String
+    var databasePoolSize: Int
+    var paymentProcessor: PaymentProcessorChoice
+    var messaging: MessagingConfiguration
+    var httpPort: Int
+    var logLevel: Logger.Level
+    var logFormat: LogFormat
+    var shutdownGracePeriod: Duration
+
+    /// Reads every setting; the first bad one throws a ``ConfigurationError`` naming it.
+    init(reading config: ConfigReader) throws(ConfigurationError) {
+        func string(_ setting: Setting) -> String? {
+            config.string(forKey: ConfigKey(setting.key), isSecret: setting.isSecret).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        func integer(_ setting: Setting, in range: ClosedRange<Int>, default defaultValue: Int) throws(ConfigurationError) -> Int {
+            guard let text = string(setting) else { return defaultValue }
+            guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else { throw setting.invalid(text) }
+            return value
+        }
+        func file(_ setting: Setting) throws(ConfigurationError) -> String? {
+            guard let path = string(setting) else { return nil }
+            guard FileManager.default.isReadableFile(atPath: path) else { throw setting.invalid(path) }
+            return path
+        }
+
+        let tls = AMQPTLSConfiguration(
+            caFile: try file(Settings.amqpCAFile),
+            certificateFile: try file(Settings.amqpCertFile),
+            keyFile: try file(Settings.amqpKeyFile)
+        )
+        if (tls.certificateFile == nil) != (tls.keyFile == nil) {
+            throw Settings.amqpCertFile.invalid(tls.certificateFile ?? "")
+        }
+        let urls = string(Settings.amqpURL) ?? "amqp://guest:guest@localhost:5672/%2F"
+        do {
+            amqp = try AMQPConfiguration(urls: urls, tls: tls)
+        } catch {
+            throw Settings.amqpURL.invalid(SecretMasking.maskingPasswords(in: urls))
+        }
+        amqp.connectionName = "checkout-worker@\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+
+        let databaseURL = string(Settings.databaseURL) ?? "sqlite://checkout.sqlite"
+        let scheme = databaseURL.lowercased()
+        guard ["sqlite://", "postgres://", "postgresql://", "memory://"].contains(where: { scheme.hasPrefix($0) }),
+              databaseURL.count > "sqlite://".count || scheme == "memory://"
+        else {
+            throw Settings.databaseURL.invalid(SecretMasking.maskingPasswords(in: databaseURL))
+        }
+        self.databaseURL = databaseURL
+
+        switch string(Settings.paymentProcessor) ?? "sandbox" {
+        case "sandbox":
+            paymentProcessor = .sandbox
+        case "stripe":
+            guard let apiKey = string(Settings.stripeAPIKey) else { throw Settings.stripeAPIKey.invalid("") }
+            let baseURL = string(Settings.stripeBaseURL) ?? "https://api.stripe.com"
+            guard let url = URL(string: baseURL), ["http", "https"].contains(url.scheme), url.host != nil else {
+                throw Settings.stripeBaseURL.invalid(baseURL)
+            }
+            paymentProcessor = .stripe(apiKey: apiKey, baseURL: baseURL)
+        case let other:
+            throw Settings.paymentProcessor.invalid(other)
+        }
+
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        messaging = MessagingConfiguration(concurrency: try integer(Settings.concurrency, in: 1...1000, default: cores))
+        messaging.prefetch = UInt16(try integer(Settings.prefetch, in: 1...65535, default: 50))
+        if let text = string(Settings.queueType) {
+            guard let queueType = QueueType(rawValue: text) else { throw Settings.queueType.invalid(text) }
+            messaging.queueType = queueType
+        }
+        if let text = string(Settings.retryDelays) {
+            do {
+                messaging.retryDelays = try RetryDelays(text)
+            } catch {
+                throw Settings.retryDelays.invalid(text)
+            }
+        }
+        databasePoolSize = try integer(Settings.databasePoolSize, in: 1...100, default: min(messaging.concurrency * 2, 100))
+        httpPort = try integer(Settings.httpPort, in: 0...65535, default: 8080)
+
+        let level = string(Settings.logLevel) ?? "info"
+        guard let logLevel = Logger.Level(rawValue: level) else { throw Settings.logLevel.invalid(level) }
+        self.logLevel = logLevel
+        let format = string(Settings.logFormat) ?? "json"
+        guard let logFormat = LogFormat(rawValue: format) else { throw Settings.logFormat.invalid(format) }
+        self.logFormat = logFormat
+
+        let grace = string(Settings.shutdownGracePeriod) ?? "30s"
+        guard let delays = try? RetryDelays(grace), delays.delays.count == 1 else { throw Settings.shutdownGracePeriod.invalid(grace) }
+        shutdownGracePeriod = .milliseconds(delays.delays[0].milliseconds)
+    }
+
+    /// The effective configuration for the start-up log line, passwords and keys masked.
+    var loggable: Logger.Metadata {
+        let payment: String = switch paymentProcessor {
+        case .sandbox: "sandbox"
+        case .stripe(_, let baseURL): "stripe (\(baseURL), key ***)"
+        }
+        return [
+            Settings.amqpURL.environmentName: "\(amqp.endpoints.map(\.description).joined(separator: ","))",
+            Settings.amqpCAFile.environmentName: "\(amqp.tls.caFile ?? "none")",
+            Settings.amqpCertFile.environmentName: "\(amqp.tls.certificateFile ?? "none")",
+            Settings.databaseURL.environmentName: "\(SecretMasking.maskingPasswords(in: databaseURL))",
+            Settings.databasePoolSize.environmentName: "\(databasePoolSize)",
+            Settings.paymentProcessor.environmentName: "\(payment)",
+            Settings.prefetch.environmentName: "\(messaging.prefetch)",
+            Settings.concurrency.environmentName: "\(messaging.concurrency)",
+            Settings.queueType.environmentName: "\(messaging.queueType.rawValue)",
+            Settings.retryDelays.environmentName: "\(messaging.retryDelays)",
+            Settings.httpPort.environmentName: "\(httpPort)",
+            Settings.logLevel.environmentName: "\(logLevel)",
+            Settings.logFormat.environmentName: "\(logFormat.rawValue)",
+            Settings.shutdownGracePeriod.environmentName: "\(shutdownGracePeriod)",
+        ]
+    }
+}

@@ -1,0 +1,156 @@
+@testable import checkout_worker
+import CheckoutDomain
+import CheckoutMessaging
+import CheckoutOperations
+import CheckoutPersistence
+import Configuration
+import Foundation
+import Logging
+import RabbitMQ
+import Testing
+
+/// One test's world: a worker built by `buildWorker` on the real broker, under topology names no
+/// other test uses, and a client connection that publishes commands and collects every event,
+/// reply and dead letter, as an outside service would.
+final class TestWorld: Sendable {
+    let names: MessagingConfiguration
+    let client: AMQPConnection
+    let events: MessageInbox
+    let deadLetters: MessageInbox
+    let replies: MessageInbox
+    let replyQueue: String
+    private let consumers: Task<Void, Never>
+
+    static let brokerURL = ProcessInfo.processInfo.environment["RABBITMQ_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? "amqp://guest:guest@127.0.0.1:35672/%2F"
+
+    static let logger: Logger = {
+        var logger = Logger(label: "worker-tests")
+        logger.logLevel = ProcessInfo.processInfo.environment["TEST_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+        return logger
+    }()
+
+    static let catalog: [Product] = [
+        product("SKU-RED-M", price: 2999, stock: 10),
+        product("SKU-BLUE-L", price: 1999, stock: 5),
+        product("SKU-LAST", price: 500, stock: 1),
+        product("SKU-GONE", price: 100, stock: 3, active: false),
+    ]
+
+    init(_ name: String = "world", retryDelays: String = "100ms,200ms") async throws {
+        let prefix = "test.\(name).\(UUID().uuidString.prefix(8))"
+        var names = try WorkerConfiguration(reading: Self.reader([:])).messaging
+        names.commandsExchange = "\(prefix).commands"
+        names.eventsExchange = "\(prefix).events"
+        names.deadLetter = "\(prefix).dead-letter"
+        names.syncCartQueue = "\(prefix).sync-cart"
+        names.placeOrderQueue = "\(prefix).place-order"
+        names.retryQueuePrefix = "\(prefix).retry"
+        names.retryDelays = try RetryDelays(retryDelays)
+        self.names = names
+
+        client = try await AMQPConnection.connect(AMQPConfiguration(urls: Self.brokerURL), logger: Self.logger)
+        try await client.declare(CheckoutTopology.make(names))
+        let eventQueue = "\(prefix).observed-events"
+        replyQueue = "\(prefix).replies"
+        try await client.declare(AMQPTopology(
+            queues: [.init(name: eventQueue, durable: false, autoDelete: true), .init(name: replyQueue, durable: false, autoDelete: true)],
+            bindings: [.init(queue: eventQueue, exchange: names.eventsExchange, routingKey: "#")]
+        ))
+        events = MessageInbox()
+        deadLetters = MessageInbox()
+        replies = MessageInbox()
+        let streams = [
+            (try await client.consume(queue: eventQueue, prefetch: 500), events),
+            (try await client.consume(queue: names.deadLetter, prefetch: 500), deadLetters),
+            (try await client.consume(queue: replyQueue, prefetch: 500), replies),
+        ]
+        consumers = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for (consumer, inbox) in streams {
+                    group.addTask {
+                        for await delivery in consumer {
+                            inbox.append(delivery)
+                            delivery.ack()
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A worker as `checkout-worker run` builds it, with this world's names and the in-memory store.
+    func startWorker(_ environment: [String: String] = [:]) async throws -> RunningWorker {
+        var configuration = try WorkerConfiguration(reading: Self.reader([
+            "CHECKOUT_AMQP_URL": Self.brokerURL,
+            "CHECKOUT_DATABASE_URL": "memory://",
+            "CHECKOUT_HTTP_PORT": "0",
+            "CHECKOUT_CONCURRENCY": "8",
+        ].merging(environment) { $1 }))
+        let retryDelays = configuration.messaging.retryDelays
+        configuration.messaging = names
+        if environment["CHECKOUT_RETRY_DELAYS"] != nil { configuration.messaging.retryDelays = retryDelays }
+        configuration.amqp.heartbeatSeconds = 5
+        let worker = try await buildWorker(configuration: configuration, logger: Self.logger, metrics: MetricsBootstrap())
+        _ = try await worker.store.importCatalog(Self.catalog)
+        return RunningWorker(worker)
+    }
+
+    /// Publishes a command as a client would.
+    @discardableResult
+    func send(
+        _ kind: CommandKind,
+        _ body: String,
+        messageID: String? = UUID().uuidString,
+        correlationID: String? = nil,
+        replyTo: String? = nil,
+        headers: AMQPFieldTable? = nil
+    ) async throws -> String? {
+        try await sendRaw(kind.routingKey, Array(body.utf8), messageID: messageID, correlationID: correlationID, replyTo: replyTo, headers: headers)
+        return messageID
+    }
+
+    func sendRaw(
+        _ routingKey: String,
+        _ body: [UInt8],
+        messageID: String?,
+        correlationID: String? = nil,
+        replyTo: String? = nil,
+        headers: AMQPFieldTable? = nil,
+        exchange: String? = nil
+    ) async throws {
+        let properties = AMQPProperties(
+            contentType: "application/json",
+            headers: headers,
+            deliveryMode: .persistent,
+            correlationID: correlationID,
+            replyTo: replyTo,
+            messageID: messageID
+        )
+        try await client.publish(AMQPMessage(exchange: exchange ?? names.commandsExchange, routingKey: routingKey, properties: properties, body: body, mandatory: true))
+    }
+
+    func close() async {
+        consumers.cancel()
+        for queue in [names.syncCartQueue, names.placeOrderQueue, names.deadLetter] {
+            _ = try? await client.deleteQueue(queue)
+        }
+        for kind in CommandKind.allCases {
+            for retry in names.retryDelays.delays.indices {
+                _ = try? await client.deleteQueue(names.retryQueue(for: kind, retry: retry))
+            }
+        }
+        for exchange in [names.commandsExchange, names.eventsExchange, names.deadLetter] {
+            try? await client.deleteExchange(exchange)
+        }
+        await client.close()
+    }
+
+    static func reader(_ environment: [String: String]) -> ConfigReader {
+        ConfigReader(provider: EnvironmentVariablesProvider(environmentVariables: environment))
+    }
+
+    private static func product(_ sku: String, price: Int64, stock: Int, active: Bool = true) -> Product {
+        Product(sku: try! SKU(sku), name: sku, price: Money(minorUnits: price, currency: try! CurrencyCode("EUR")), stock: stock, isActive: active)
+    }
+}
