@@ -16,9 +16,23 @@ import UnixSignals
 /// The composition root: builds every part of the worker from its configuration and wires them.
 ///
 /// Both `checkout-worker run` and the end-to-end tests call it, so the tests run what ships.
-func buildWorker(configuration: WorkerConfiguration, logger: Logger, metrics: MetricsBootstrap) async throws -> Worker {
-    let store = try await CheckoutStore.open(configuration.databaseURL, poolSize: configuration.databasePoolSize, logger: logger)
-    var resources = [ClosingService(description: "database") { await store.close() }]
+///
+/// - Parameter sharedStore: An open store to use instead of opening `CHECKOUT_DATABASE_URL`, for tests that run
+///   several workers on one in-memory database as several processes would share PostgreSQL; the caller closes it.
+func buildWorker(
+    configuration: WorkerConfiguration,
+    logger: Logger,
+    metrics: MetricsBootstrap,
+    sharedStore: CheckoutStore? = nil
+) async throws -> Worker {
+    var resources: [ClosingService] = []
+    let store: CheckoutStore
+    if let sharedStore {
+        store = sharedStore
+    } else {
+        store = try await CheckoutStore.open(configuration.databaseURL, poolSize: configuration.databasePoolSize, logger: logger)
+        resources.append(ClosingService(description: "database") { await store.close() })
+    }
 
     let payments: any PaymentProcessor
     switch configuration.paymentProcessor {

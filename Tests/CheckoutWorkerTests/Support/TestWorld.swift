@@ -80,7 +80,7 @@ final class TestWorld: Sendable {
     }
 
     /// A worker as `checkout-worker run` builds it, with this world's names and the in-memory store.
-    func startWorker(_ environment: [String: String] = [:]) async throws -> RunningWorker {
+    func startWorker(_ environment: [String: String] = [:], sharing store: CheckoutStore? = nil) async throws -> RunningWorker {
         var configuration = try WorkerConfiguration(reading: Self.reader([
             "CHECKOUT_AMQP_URL": Self.brokerURL,
             "CHECKOUT_DATABASE_URL": "memory://",
@@ -91,8 +91,8 @@ final class TestWorld: Sendable {
         configuration.messaging = names
         if environment["CHECKOUT_RETRY_DELAYS"] != nil { configuration.messaging.retryDelays = retryDelays }
         configuration.amqp.heartbeatSeconds = 5
-        let worker = try await buildWorker(configuration: configuration, logger: Self.logger, metrics: MetricsBootstrap())
-        _ = try await worker.store.importCatalog(Self.catalog)
+        let worker = try await buildWorker(configuration: configuration, logger: Self.logger, metrics: MetricsBootstrap(), sharedStore: store)
+        if store == nil { _ = try await worker.store.importCatalog(Self.catalog) }
         return RunningWorker(worker)
     }
 

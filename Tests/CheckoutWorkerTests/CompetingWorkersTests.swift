@@ -1,0 +1,44 @@
+import CheckoutDomain
+import CheckoutMessaging
+import CheckoutPersistence
+import Foundation
+import RabbitMQ
+import Testing
+
+/// Several workers on the same queues and the same database, as horizontal scaling runs them.
+@Suite struct CompetingWorkersTests {
+    @Test func twoWorkersShareTheQueuesAndActOnEveryCommandOnceEvenWhenItIsPublishedTwice() async throws {
+        let world = try await TestWorld("competing")
+        let store = CheckoutStore.inMemory()
+        _ = try await store.importCatalog(TestWorld.catalog)
+        let first = try await world.startWorker(sharing: store)
+        let second = try await world.startWorker(sharing: store)
+
+        let carts = 100
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<carts {
+                group.addTask {
+                    let body = Bodies.syncCart(cart: "cart-\(index)", items: [("SKU-BLUE-L", 1)])
+                    // The same command id twice, at the same moment: one effect, two identical events.
+                    try await world.send(.syncCart, body, messageID: "sync-\(index)")
+                    try await world.send(.syncCart, body, messageID: "sync-\(index)")
+                }
+            }
+            try await group.waitForAll()
+        }
+        let events = try await world.events.wait(for: 2 * carts, timeout: .seconds(30))
+        try await first.stop()
+        try await second.stop()
+
+        for index in 0..<carts {
+            let about = events.filter { $0.properties.correlationID == "sync-\(index)" }
+            #expect(about.map(\.properties.messageID) == ["sync-\(index)/cart.synced", "sync-\(index)/cart.synced"], "cart-\(index)")
+            #expect(about.allSatisfy { Bodies.json($0)["version"] as? Int == 1 })
+        }
+        for index in 0..<carts {
+            #expect(try await store.carts.cart(.init("cart-\(index)"))?.version == 1)
+        }
+        #expect(world.deadLetters.all.isEmpty)
+        await world.close()
+    }
+}
