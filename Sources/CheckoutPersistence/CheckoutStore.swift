@@ -19,12 +19,34 @@ public struct CheckoutStore: Sendable {
     /// - Parameter poolSize: Connections the store keeps open at most; at least 1.
     /// - Throws: ``DatabaseURLError`` for a URL it cannot read; `RetryableError` when the database cannot be reached.
     public static func open(_ url: String, poolSize: Int, logger: Logger) async throws -> CheckoutStore {
+        let engine: any SQLEngine
         switch try DatabaseURL(url) {
         case .memory:
             return inMemory()
-        case .sqlite, .postgres:
-            throw DatabaseURLError(code: .unsupportedScheme, reason: "names a SQL engine this build cannot open yet")
+        case .sqlite(let path):
+            engine = SQLiteEngine(pool: SQLiteConnectionPool(path: path, size: poolSize, logger: logger))
+        case .postgres(let location):
+            engine = try PostgresEngine.start(location, poolSize: poolSize, logger: logger)
         }
+        let executor = SQLExecutor(engine: engine)
+        let backend = SQLStoreBackend(executor: executor)
+        do {
+            try await backend.checkReachable()
+            try await Migrator(engine: engine, migrations: Migrations.all, logger: logger).migrate()
+        } catch {
+            await engine.close()
+            throw error
+        }
+        let syncCartLog = SQLCommandLog(kind: "sync-cart")
+        let placeOrderLog = SQLCommandLog(kind: "place-order")
+        return CheckoutStore(
+            carts: SQLCarts(executor: executor, commands: syncCartLog),
+            catalog: SQLCatalog(executor: executor),
+            orders: SQLOrders(executor: executor, commands: placeOrderLog),
+            syncCartCommands: SQLProcessedCommands(executor: executor, log: syncCartLog),
+            placeOrderCommands: SQLProcessedCommands(executor: executor, log: placeOrderLog),
+            backend: backend
+        )
     }
 
     /// A new, empty store in this process's memory.
@@ -43,6 +65,13 @@ public struct CheckoutStore: Sendable {
     /// Upserts products in one transaction; returns how many were inserted and updated.
     public func importCatalog(_ products: [Product]) async throws -> CatalogImportReport {
         try await backend.importCatalog(products)
+    }
+
+    /// The orders placed from a cart, oldest first: at most one, unless something is wrong.
+    ///
+    /// Not a port of the domain: for operators and end-to-end tests that check an effect happened once.
+    public func orders(forCart cartID: CartID) async throws -> [Order] {
+        try await backend.orders(forCart: cartID)
     }
 
     /// Throws when the database cannot be reached (the worker's /health/ready).

@@ -19,6 +19,9 @@ enum DatabaseURL: Equatable {
         case "sqlite":
             let path = rest.removingPercentEncoding ?? rest
             guard !path.isEmpty else { throw DatabaseURLError(code: .malformed, reason: "names no SQLite file") }
+            guard path != ":memory:" else {
+                throw DatabaseURLError(code: .malformed, reason: "names SQLite's :memory:, a separate database per pooled connection (use memory://)")
+            }
             self = .sqlite(path: path)
         case "postgres", "postgresql":
             self = .postgres(try PostgresLocation(url))

@@ -25,6 +25,10 @@ actor InMemoryDatabase: StoreBackend {
         return CatalogImportReport(inserted: inserted, updated: products.count - inserted)
     }
 
+    func orders(forCart cartID: CartID) -> [Order] {
+        state.orders.values.filter { $0.cartID == cartID }.sorted { ($0.placedAt, $0.id) < ($1.placedAt, $1.id) }
+    }
+
     func checkReachable() {}
 
     func close() {}

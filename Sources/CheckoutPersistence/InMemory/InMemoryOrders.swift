@@ -24,6 +24,9 @@ struct InMemoryOrders: OrderRepository {
                     state.products[line.sku] = product.withStock(product.stock - line.quantity)
                 }
             }
+            guard state.orders[order.id] == nil else {
+                throw PersistenceError(code: .duplicateOrder, context: "placing order \(order.id)")
+            }
             state.carts[cart.id] = try cart.checkedOut()
             state.orders[order.id] = order
             _ = state.placeOrderCommands.record(outcome, for: commandID)

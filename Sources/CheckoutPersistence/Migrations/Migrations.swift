@@ -1,0 +1,65 @@
+/// Every migration, in the order they apply.
+enum Migrations {
+    static let all: [Migration] = [initialSchema]
+
+    /// Dates are seconds since 1970 (`DOUBLE PRECISION`); amounts are minor units; a cart's lines and a
+    /// command's outcome are the domain types' JSON.
+    static let initialSchema = Migration(version: 1, name: "initial schema", statements: [
+        """
+        CREATE TABLE products (
+            sku TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            unit_price BIGINT NOT NULL CHECK (unit_price >= 0),
+            currency TEXT NOT NULL,
+            stock BIGINT NOT NULL CHECK (stock >= 0),
+            active BOOLEAN NOT NULL
+        )
+        """,
+        "CREATE INDEX products_by_currency ON products (currency)",
+        """
+        CREATE TABLE carts (
+            id TEXT PRIMARY KEY,
+            customer_id TEXT NOT NULL,
+            version BIGINT NOT NULL CHECK (version >= 1),
+            currency TEXT NOT NULL,
+            lines TEXT NOT NULL,
+            checked_out BOOLEAN NOT NULL,
+            synced_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE orders (
+            id TEXT PRIMARY KEY,
+            cart_id TEXT NOT NULL,
+            customer_id TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            total BIGINT NOT NULL,
+            payment_id TEXT NOT NULL,
+            payment_amount BIGINT NOT NULL,
+            placed_at DOUBLE PRECISION NOT NULL
+        )
+        """,
+        "CREATE INDEX orders_by_cart ON orders (cart_id)",
+        """
+        CREATE TABLE order_lines (
+            order_id TEXT NOT NULL REFERENCES orders (id),
+            line_number BIGINT NOT NULL,
+            sku TEXT NOT NULL,
+            quantity BIGINT NOT NULL CHECK (quantity > 0),
+            unit_price BIGINT NOT NULL,
+            line_total BIGINT NOT NULL,
+            PRIMARY KEY (order_id, line_number)
+        )
+        """,
+        """
+        CREATE TABLE processed_commands (
+            kind TEXT NOT NULL,
+            command_id TEXT NOT NULL,
+            lease_until DOUBLE PRECISION,
+            outcome TEXT,
+            recorded_at DOUBLE PRECISION,
+            PRIMARY KEY (kind, command_id)
+        )
+        """,
+    ])
+}

@@ -1,0 +1,54 @@
+import CheckoutDomain
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import SQLiteNIO
+import _ConnectionPoolModule
+
+/// Sorts what a database client threw into what may pass (retried) and what will not.
+enum DatabaseFault {
+    /// PostgreSQL states that end by themselves: serialization failure, deadlock, lock timeout,
+    /// a server shutting down or starting, too many connections.
+    private static let transientSQLStates: Set<String> = ["40001", "40P01", "55P03", "57P01", "57P02", "57P03", "53300"]
+
+    /// A `RetryableError` (`databaseUnavailable`) for a transient fault, a ``PersistenceError`` otherwise;
+    /// errors that are one of the two already pass unchanged.
+    static func classify(_ error: any Error, context: String) -> any Error {
+        if error is RetryableError || error is PersistenceError {
+            return error
+        }
+        if isTransient(error) {
+            return RetryableError(code: .databaseUnavailable, context: context, underlying: error)
+        }
+        return PersistenceError(code: .databaseFailure, context: context, underlying: error)
+    }
+
+    /// Connection refused, lost or timed out; serialization failures and deadlocks; SQLite busy or locked.
+    static func isTransient(_ error: any Error) -> Bool {
+        switch error {
+        case let error as PSQLError:
+            switch error.code {
+            case .server:
+                guard let state = error.serverInfo?[.sqlState] else { return false }
+                return transientSQLStates.contains(state) || state.hasPrefix("08")
+            case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .queryCancelled:
+                return true
+            default:
+                return false
+            }
+        case let error as SQLiteError:
+            switch error.reason {
+            case .busy, .busyInRecovery, .busyInSnapshot, .busyTimeout, .locked, .lockedBySharedCache, .lockedVirtualTable:
+                return true
+            default:
+                return false
+            }
+        case let error as ConnectionPoolError:
+            return error == .connectionCreationCircuitBreakerTripped
+        case is IOError, is ChannelError, is NIOConnectionError:
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import CheckoutDomain
+import SQLKit
+
+/// ``ProductCatalog`` over the `products` table.
+struct SQLCatalog: ProductCatalog {
+    let executor: SQLExecutor
+
+    func isPriced(in currency: CurrencyCode) async throws -> Bool {
+        try await executor.read("looking for products priced in \(currency)") { database in
+            try await database.raw("SELECT 1 AS priced FROM products WHERE currency = \(bind: currency.rawValue) LIMIT 1").first() != nil
+        }
+    }
+
+    func products(_ skus: Set<SKU>) async throws -> [SKU: Product] {
+        guard !skus.isEmpty else { return [:] }
+        return try await executor.read("loading \(skus.count) products") { database in
+            var products: [SKU: Product] = [:]
+            for chunk in Array(skus).chunked(into: SQLLimits.bindsPerStatement) {
+                let rows = try await database.raw("""
+                    SELECT sku, name, unit_price, currency, stock, active FROM products
+                    WHERE sku IN (\(binds: chunk.map(\.rawValue)))
+                    """).all()
+                for row in rows {
+                    let product = try Self.product(from: StoredRow(row, of: "products"))
+                    products[product.sku] = product
+                }
+            }
+            return products
+        }
+    }
+
+    static func product(from row: StoredRow) throws -> Product {
+        Product(
+            sku: try row.identifier("sku"),
+            name: try row.value("name"),
+            price: Money(minorUnits: try row.value("unit_price"), currency: try row.currency("currency")),
+            stock: try row.value("stock"),
+            isActive: try row.value("active")
+        )
+    }
+}

@@ -1,0 +1,54 @@
+import CheckoutDomain
+import Foundation
+import SQLKit
+
+/// The rows of `processed_commands` for one kind of command; the key `(kind, command_id)` is what
+/// makes claims and outcomes atomic across workers.
+struct SQLCommandLog: Sendable {
+    /// `sync-cart` or `place-order`: which use case the command ids belong to.
+    let kind: String
+
+    /// Inserts a claim, or takes over one whose lease ended, in one statement; false if another claim
+    /// holds or an outcome is recorded. The unique key makes a concurrent insert wait and then lose.
+    func takeClaim(_ commandID: CommandID, at now: Date, leaseUntil: Date, on database: any SQLDatabase) async throws -> Bool {
+        try await database.raw("""
+            INSERT INTO processed_commands (kind, command_id, lease_until)
+            VALUES (\(bind: kind), \(bind: commandID.rawValue), \(bind: leaseUntil.timeIntervalSince1970))
+            ON CONFLICT (kind, command_id) DO UPDATE SET lease_until = excluded.lease_until
+            WHERE processed_commands.outcome IS NULL AND processed_commands.lease_until <= \(bind: now.timeIntervalSince1970)
+            RETURNING command_id
+            """).first() != nil
+    }
+
+    /// The recorded outcome (JSON) and the lease of a command, or nil if it has no row.
+    func entry(_ commandID: CommandID, on database: any SQLDatabase) async throws -> StoredRow? {
+        try await database.raw("""
+            SELECT outcome, lease_until FROM processed_commands
+            WHERE kind = \(bind: kind) AND command_id = \(bind: commandID.rawValue)
+            """).first().map { StoredRow($0, of: "processed_commands") }
+    }
+
+    /// Records `outcome` if the command has none, and returns nil; otherwise returns the recorded one.
+    func record<Outcome: Codable>(_ outcome: Outcome, for commandID: CommandID, on database: any SQLDatabase) async throws -> Outcome? {
+        let recorded = try await database.raw("""
+            INSERT INTO processed_commands (kind, command_id, outcome, recorded_at)
+            VALUES (\(bind: kind), \(bind: commandID.rawValue), \(bind: try StoredJSON.text(outcome)), \(bind: Date().timeIntervalSince1970))
+            ON CONFLICT (kind, command_id) DO UPDATE SET outcome = excluded.outcome, recorded_at = excluded.recorded_at, lease_until = NULL
+            WHERE processed_commands.outcome IS NULL
+            RETURNING command_id
+            """).first() != nil
+        guard !recorded else { return nil }
+        guard let entry = try await entry(commandID, on: database) else {
+            throw PersistenceError(code: .unreadableRow, context: "command \(commandID) has no outcome after one was recorded")
+        }
+        return try entry.json("outcome", as: Outcome.self)
+    }
+
+    /// Deletes an unfinished claim.
+    func release(_ commandID: CommandID, on database: any SQLDatabase) async throws {
+        try await database.raw("""
+            DELETE FROM processed_commands
+            WHERE kind = \(bind: kind) AND command_id = \(bind: commandID.rawValue) AND outcome IS NULL
+            """).run()
+    }
+}

@@ -1,0 +1,27 @@
+import SQLKit
+
+/// Runs the shared SQL on an engine and turns every error into `RetryableError` or ``PersistenceError``.
+struct SQLExecutor: Sendable {
+    let engine: any SQLEngine
+
+    /// Statements outside a transaction; `context` says what for, in errors.
+    func read<Result: Sendable>(_ context: String, _ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        do {
+            return try await engine.withConnection(body)
+        } catch {
+            throw DatabaseFault.classify(error, context: context)
+        }
+    }
+
+    /// One transaction, all or nothing; `context` says what for, in errors.
+    func write<Result: Sendable>(
+        _ context: String,
+        _ body: @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>
+    ) async throws -> Result {
+        do {
+            return try await engine.transaction(body)
+        } catch {
+            throw DatabaseFault.classify(error, context: context)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import CheckoutDomain
+import Foundation
+import SQLKit
+
+/// ``OrderRepository`` over `orders` and `order_lines`, taking stock from `products` and checking out
+/// the cart in the same transaction.
+struct SQLOrders: OrderRepository {
+    let executor: SQLExecutor
+    let commands: SQLCommandLog
+
+    /// Locks in a fixed order, outcome row, cart row, then product rows by SKU, so that two orders
+    /// sharing products never deadlock. Every write is guarded (`version`, `checked_out`, `stock >= qty`),
+    /// so a concurrent order that got there first turns this one into an answer, not an oversale.
+    func place(
+        _ order: Order,
+        fromCartVersion cartVersion: Int,
+        recording outcome: PlaceOrderOutcome,
+        for commandID: CommandID
+    ) async throws -> OrderPlacementResult {
+        try await executor.write("placing order \(order.id)") { [commands] database in
+            if let recorded = try await commands.record(outcome, for: commandID, on: database) {
+                return .rollback(.commandAlreadyHandled(recorded))
+            }
+            let checkedOut = try await database.raw("""
+                UPDATE carts SET checked_out = TRUE
+                WHERE id = \(bind: order.cartID.rawValue) AND version = \(bind: cartVersion) AND checked_out = FALSE
+                RETURNING id
+                """).first()
+            guard checkedOut != nil else { return .rollback(.cartChanged) }
+            var short: Set<SKU> = []
+            for line in order.lines.sorted(by: { $0.sku < $1.sku }) {
+                let taken = try await database.raw("""
+                    UPDATE products SET stock = stock - \(bind: line.quantity)
+                    WHERE sku = \(bind: line.sku.rawValue) AND stock >= \(bind: line.quantity)
+                    RETURNING sku
+                    """).first()
+                if taken == nil { short.insert(line.sku) }
+            }
+            guard short.isEmpty else {
+                return .rollback(.outOfStock(order.lines.map(\.sku).filter(short.contains)))
+            }
+            try await Self.insert(order, on: database)
+            return .commit(.placed)
+        }
+    }
+
+    /// Order ids are the ids of the commands that place them, so an existing one means a defect: the
+    /// transaction fails as a whole rather than leave an order with another command's lines.
+    private static func insert(_ order: Order, on database: any SQLDatabase) async throws {
+        let inserted = try await database.raw("""
+            INSERT INTO orders (id, cart_id, customer_id, currency, total, payment_id, payment_amount, placed_at)
+            VALUES (\(bind: order.id.rawValue), \(bind: order.cartID.rawValue), \(bind: order.customerID.rawValue),
+                    \(bind: order.total.currency.rawValue), \(bind: order.total.minorUnits), \(bind: order.payment.id.rawValue),
+                    \(bind: order.payment.amount.minorUnits), \(bind: order.placedAt.timeIntervalSince1970))
+            ON CONFLICT (id) DO NOTHING
+            RETURNING id
+            """).first()
+        guard inserted != nil else {
+            throw PersistenceError(code: .duplicateOrder, context: "placing order \(order.id)")
+        }
+        for (number, line) in order.lines.enumerated() {
+            try await database.raw("""
+                INSERT INTO order_lines (order_id, line_number, sku, quantity, unit_price, line_total)
+                VALUES (\(bind: order.id.rawValue), \(bind: number), \(bind: line.sku.rawValue), \(bind: line.quantity),
+                        \(bind: line.unitPrice.minorUnits), \(bind: line.lineTotal.minorUnits))
+                """).run()
+        }
+    }
+}

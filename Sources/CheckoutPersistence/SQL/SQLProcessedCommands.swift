@@ -1,0 +1,38 @@
+import CheckoutDomain
+import Foundation
+
+/// ``ProcessedCommands`` over the `processed_commands` table, one kind of command.
+struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedCommands {
+    let executor: SQLExecutor
+    let log: SQLCommandLog
+
+    /// Tries the claim; if it is not taken, reads who has it. A claim released in between leaves no row,
+    /// so it tries again; a few rounds, since each one means another worker made progress.
+    func claim(_ commandID: CommandID, at now: Date, leaseUntil: Date) async throws -> CommandClaim<Outcome> {
+        try await executor.read("claiming command \(commandID)") { [log] database in
+            for _ in 1...3 {
+                if try await log.takeClaim(commandID, at: now, leaseUntil: leaseUntil, on: database) {
+                    return .claimed
+                }
+                guard let entry = try await log.entry(commandID, on: database) else { continue }
+                if try !entry.isNull("outcome") {
+                    return .completed(try entry.json("outcome", as: Outcome.self))
+                }
+                return .inProgress(until: try entry.date("lease_until"))
+            }
+            throw RetryableError(code: .databaseUnavailable, context: "command \(commandID) was claimed and released three times while claiming it")
+        }
+    }
+
+    func record(_ outcome: Outcome, for commandID: CommandID) async throws -> Outcome {
+        try await executor.read("recording the outcome of command \(commandID)") { [log] database in
+            try await log.record(outcome, for: commandID, on: database) ?? outcome
+        }
+    }
+
+    func release(_ commandID: CommandID) async throws {
+        try await executor.read("releasing command \(commandID)") { [log] database in
+            try await log.release(commandID, on: database)
+        }
+    }
+}

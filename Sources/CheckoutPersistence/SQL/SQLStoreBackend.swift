@@ -1,0 +1,92 @@
+import CheckoutDomain
+import SQLKit
+
+/// The store's own operations over SQL: catalog import, order lookup, reachability.
+struct SQLStoreBackend: StoreBackend {
+    let executor: SQLExecutor
+
+    /// Finds which SKUs exist first, so the report can tell inserts from updates on both engines.
+    func importCatalog(_ products: [Product]) async throws -> CatalogImportReport {
+        try await executor.write("importing \(products.count) products") { database in
+            var known: Set<String> = []
+            for chunk in products.map(\.sku.rawValue).chunked(into: SQLLimits.bindsPerStatement) {
+                let rows = try await database.raw("SELECT sku FROM products WHERE sku IN (\(binds: Array(chunk)))").all()
+                for row in rows {
+                    known.insert(try StoredRow(row, of: "products").value("sku"))
+                }
+            }
+            var inserted = 0
+            for product in products {
+                if known.insert(product.sku.rawValue).inserted {
+                    inserted += 1
+                }
+                try await database.raw("""
+                    INSERT INTO products (sku, name, unit_price, currency, stock, active)
+                    VALUES (\(bind: product.sku.rawValue), \(bind: product.name), \(bind: product.price.minorUnits),
+                            \(bind: product.price.currency.rawValue), \(bind: product.stock), \(bind: product.isActive))
+                    ON CONFLICT (sku) DO UPDATE SET name = excluded.name, unit_price = excluded.unit_price,
+                        currency = excluded.currency, stock = excluded.stock, active = excluded.active
+                    """).run()
+            }
+            return .commit(CatalogImportReport(inserted: inserted, updated: products.count - inserted))
+        }
+    }
+
+    func orders(forCart cartID: CartID) async throws -> [Order] {
+        try await executor.read("loading the orders of cart \(cartID)") { database in
+            let rows = try await database.raw("""
+                SELECT id, cart_id, customer_id, currency, total, payment_id, payment_amount, placed_at
+                FROM orders WHERE cart_id = \(bind: cartID.rawValue) ORDER BY placed_at, id
+                """).all()
+            var orders: [Order] = []
+            for row in rows {
+                orders.append(try await Self.order(from: StoredRow(row, of: "orders"), on: database))
+            }
+            return orders
+        }
+    }
+
+    func checkReachable() async throws {
+        do {
+            try await executor.engine.checkReachable()
+        } catch {
+            throw DatabaseFault.classify(error, context: "checking that the database is reachable")
+        }
+    }
+
+    func close() async {
+        await executor.engine.close()
+    }
+
+    private static func order(from row: StoredRow, on database: any SQLDatabase) async throws -> Order {
+        let id: OrderID = try row.identifier("id")
+        let currency = try row.currency("currency")
+        let lineRows = try await database.raw("""
+            SELECT sku, quantity, unit_price FROM order_lines WHERE order_id = \(bind: id.rawValue) ORDER BY line_number
+            """).all()
+        do {
+            let lines = try lineRows.map { lineRow in
+                let line = StoredRow(lineRow, of: "order_lines")
+                return try CartLine(
+                    sku: line.identifier("sku"),
+                    quantity: line.value("quantity"),
+                    unitPrice: Money(minorUnits: line.value("unit_price"), currency: currency)
+                )
+            }
+            return Order(
+                id: id,
+                cartID: try row.identifier("cart_id"),
+                customerID: try row.identifier("customer_id"),
+                lines: lines,
+                total: Money(minorUnits: try row.value("total"), currency: currency),
+                payment: Payment(
+                    id: PaymentID(try row.value("payment_id")),
+                    amount: Money(minorUnits: try row.value("payment_amount"), currency: currency)
+                ),
+                placedAt: try row.date("placed_at")
+            )
+        } catch let error as MoneyError {
+            throw PersistenceError(code: .unreadableRow, context: "reading order_lines of order \(id)", underlying: error)
+        }
+    }
+}

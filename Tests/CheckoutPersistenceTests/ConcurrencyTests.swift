@@ -1,0 +1,105 @@
+import CheckoutDomain
+import CheckoutPersistence
+import Foundation
+import Testing
+
+/// Several workers at once on one database: one winner, never oversold, one effect per command.
+@Suite struct ConcurrencyTests {
+    private static let contenders = 8
+
+    @Test(arguments: TestDatabase.allCases)
+    func concurrentSyncsOfOneCartLetOneWinAndTellTheOthersOfAConflict(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let results = try await Self.concurrently { attempt in
+                let cart = Fixtures.cart(version: 1, lines: [Fixtures.line("SKU-A", quantity: attempt + 1)])
+                return try await store.carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: Fixtures.command())
+            }
+
+            #expect(results.filter { $0 == .saved }.count == 1)
+            #expect(results.filter { $0 == .versionConflict(currentVersion: 1) }.count == Self.contenders - 1)
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
+    func concurrentOrdersForScarceStockNeverOversell(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            _ = try await store.importCatalog([Fixtures.product("SKU-LAST", stock: 3)])
+            var placements: [(Order, CommandID)] = []
+            for index in 0..<Self.contenders {
+                let cart = Fixtures.cart(Fixtures.cartID("cart-\(index)"), lines: [Fixtures.line("SKU-LAST")])
+                _ = try await store.carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: Fixtures.command())
+                let command = Fixtures.command()
+                placements.append((Fixtures.order(for: cart, by: command), command))
+            }
+            let orders = placements
+
+            let results = try await Self.concurrently { index in
+                let (order, command) = orders[index]
+                return try await store.orders.place(order, fromCartVersion: 1, recording: .placed(order: order), for: command)
+            }
+
+            #expect(results.filter { $0 == .placed }.count == 3)
+            #expect(results.filter { $0 == .outOfStock([Fixtures.sku("SKU-LAST")]) }.count == Self.contenders - 3)
+            #expect(try await store.catalog.products([Fixtures.sku("SKU-LAST")]).values.first?.stock == 0)
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
+    func concurrentClaimsOfOneCommandLetExactlyOneWorkerHandleIt(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let command = Fixtures.command()
+
+            let results = try await Self.concurrently { _ in
+                try await store.placeOrderCommands.claim(command, at: Fixtures.now, leaseUntil: Fixtures.now + 60)
+            }
+
+            #expect(results.filter { $0 == .claimed }.count == 1)
+            #expect(results.filter { $0 == .inProgress(until: Fixtures.now + 60) }.count == Self.contenders - 1)
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
+    func concurrentDuplicatesOfOnePlacementStoreOneOrder(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            _ = try await store.importCatalog([Fixtures.product("SKU-A", stock: 50)])
+            let cart = Fixtures.cart()
+            _ = try await store.carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: Fixtures.command())
+            let command = Fixtures.command()
+            let order = Fixtures.order(for: cart, by: command)
+
+            let results = try await Self.concurrently { _ in
+                try await store.orders.place(order, fromCartVersion: 1, recording: .placed(order: order), for: command)
+            }
+
+            #expect(results.filter { $0 == .placed }.count == 1)
+            #expect(results.filter { $0 == .commandAlreadyHandled(.placed(order: order)) }.count == Self.contenders - 1)
+            #expect(try await store.orders(forCart: cart.id) == [order])
+            #expect(try await store.catalog.products([Fixtures.sku("SKU-A")]).values.first?.stock == 48)
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
+    func concurrentDuplicatesOfOneSyncSaveOnce(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let cart = Fixtures.cart()
+            let command = Fixtures.command()
+
+            let results = try await Self.concurrently { _ in
+                try await store.carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: command)
+            }
+
+            #expect(results.filter { $0 == .saved }.count == 1)
+            #expect(results.filter { $0 == .commandAlreadyHandled(Fixtures.synced(cart)) }.count == Self.contenders - 1)
+        }
+    }
+
+    /// Runs `work` once per contender, all at once, and returns every result.
+    static func concurrently<Result: Sendable>(_ work: @escaping @Sendable (Int) async throws -> Result) async throws -> [Result] {
+        try await withThrowingTaskGroup(of: Result.self) { group in
+            for index in 0..<contenders {
+                group.addTask { try await work(index) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+}

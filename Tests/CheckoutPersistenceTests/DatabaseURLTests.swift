@@ -1,0 +1,23 @@
+import CheckoutPersistence
+import Testing
+
+@Suite struct DatabaseURLTests {
+    @Test(arguments: ["mysql://localhost/db", "checkout.sqlite", "sqlite://", "sqlite://:memory:", "postgres://localhost/db", "postgres://user@/db",
+                      "postgres://user@host/", "postgres://user@host/db?sslmode=sometimes", "postgres://user@host/db?color=blue"])
+    func aURLTheStoreCannotOpenIsAnErrorNamingTheVariableAndWhatItAccepts(url: String) async throws {
+        let error = await #expect(throws: DatabaseURLError.self) {
+            try await CheckoutStore.open(url, poolSize: 1, logger: TestLogger.logger)
+        }
+
+        #expect(error?.description.contains("CHECKOUT_DATABASE_URL") == true)
+        #expect(error?.description.contains("sqlite://PATH, postgres://user:pass@host:port/db or memory://") == true)
+    }
+
+    @Test func theErrorNeverShowsThePassword() async throws {
+        let error = await #expect(throws: DatabaseURLError.self) {
+            try await CheckoutStore.open("postgres://user:s3cret@host/db?sslmode=bad", poolSize: 1, logger: TestLogger.logger)
+        }
+
+        #expect(error?.description.contains("s3cret") == false)
+    }
+}

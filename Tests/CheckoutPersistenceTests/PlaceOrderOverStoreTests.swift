@@ -1,0 +1,47 @@
+import CheckoutDomain
+import CheckoutPersistence
+import Foundation
+import Testing
+
+/// The use case over a real store: the guarantees the issue asks of persistence, seen end to end.
+@Suite struct PlaceOrderOverStoreTests {
+    @Test(arguments: TestDatabase.allCases)
+    func twoWorkersOrderingTheLastUnitPlaceOneOrderAndKeepNoOtherMoney(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            _ = try await store.importCatalog([Fixtures.product("SKU-LAST", price: 8999, stock: 1)])
+            for customer in ["alice", "bob"] {
+                let cart = Fixtures.cart(Fixtures.cartID("cart-\(customer)"), lines: [Fixtures.line("SKU-LAST", price: 8999)], customer: Fixtures.customer(customer))
+                _ = try await store.carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: Fixtures.command())
+            }
+            let payments = ApprovingPaymentProcessor()
+            let output = PlaceOrderOutputSpy()
+            let useCase = PlaceOrderUseCase(
+                carts: store.carts,
+                catalog: store.catalog,
+                orders: store.orders,
+                payments: payments,
+                processedCommands: store.placeOrderCommands,
+                output: output,
+                now: { Fixtures.now }
+            )
+
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for customer in ["alice", "bob"] {
+                    group.addTask {
+                        try await useCase.execute(PlaceOrderRequest(
+                            commandID: "order-\(customer)", cartID: "cart-\(customer)", customerID: customer,
+                            cartVersion: 1, expectedTotal: 8999, currency: "EUR", paymentToken: "tok_visa"
+                        ))
+                    }
+                }
+                try await group.waitForAll()
+            }
+
+            let messages = await output.messages
+            #expect(messages.filter { if case .placed = $0 { true } else { false } }.count == 1)
+            #expect(messages.filter { $0 == .rejected(.outOfStock) || $0 == .rejected(.orderFailed) }.count == 1)
+            #expect(await payments.netCharged == 8999)
+            #expect(try await store.catalog.products([Fixtures.sku("SKU-LAST")]).values.first?.stock == 0)
+        }
+    }
+}
