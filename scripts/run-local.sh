@@ -58,7 +58,7 @@ say "importing demo-catalog.json into $CHECKOUT_DATABASE_URL"
 "$WORKER" catalog import demo-catalog.json
 
 say "running checkout-worker (Ctrl-C to stop); in another shell try:"
-say "  $WORKER send sync-cart --wait --json '{\"cartId\":\"cart-42\",\"customerId\":\"cust-7\",\"baseVersion\":0,\"currency\":\"EUR\",\"items\":[{\"sku\":\"SKU-RED-M\",\"quantity\":2}]}'"
+say "  $WORKER send sync-cart --wait --json '{\"cartId\":\"cart-42\",\"customerId\":\"cust-7\",\"baseVersion\":0,\"currency\":\"EUR\",\"items\":[{\"sku\":\"SKU-RED-M\",\"quantity\":2},{\"sku\":\"SKU-BLUE-L\",\"quantity\":1}]}'"
 set +e
 "$WORKER" run "$@"
 rc=$?
