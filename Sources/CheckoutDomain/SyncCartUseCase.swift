@@ -56,14 +56,15 @@ public struct SyncCartUseCase: SyncCart {
         guard let command = try? SyncCartCommand(validating: request) else {
             return try await execute(request)
         }
+        // The check for an outcome is best effort: the database may be what kept failing.
         let now = now()
-        switch try await processedCommands.claim(command.id, at: now, leaseUntil: now) {
+        switch try? await processedCommands.claim(command.id, at: now, leaseUntil: now) {
         case .completed(let outcome):
             try await report(outcome)
         case .claimed:
             try? await processedCommands.release(command.id)
             try await output.didReject(.unavailable(cartID: request.cartID, after: error))
-        case .inProgress:
+        case .inProgress, nil:
             try await output.didReject(.unavailable(cartID: request.cartID, after: error))
         }
     }

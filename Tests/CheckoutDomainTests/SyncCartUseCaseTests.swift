@@ -373,6 +373,16 @@ import Testing
         #expect(await database.state.carts[cartID()]?.version == 1)
     }
 
+    @Test func abandonsAsUnavailableEvenWhileTheDatabaseIsDown() async throws {
+        let (sut, database, output, _) = await makeSUT()
+        await database.update { $0.failing = [.claimCommand] }
+        let cause = RetryableError(code: .databaseUnavailable, context: "claiming")
+
+        try await sut.abandon(request(commandID: "cmd-1"), after: cause)
+
+        #expect(await rejections(output) == [.unavailable(cartID: "cart-42", after: cause)])
+    }
+
     @Test func abandoningAHandledCommandReportsItsOutcome() async throws {
         let (sut, _, output, _) = await makeSUT()
         try await sut.execute(request(commandID: "cmd-1"))
