@@ -219,6 +219,7 @@ let package = Package(
                 "RabbitMQ",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings

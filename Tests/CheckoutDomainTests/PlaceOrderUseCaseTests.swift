@@ -158,7 +158,7 @@ import Testing
             #expect(rejection.message.contains("\(field) "), "message does not name \(field): \(rejection.message)")
         }
         #expect(await payments.messages.isEmpty)
-        #expect(await database.state.placeCommands.entries.isEmpty)
+        #expect(await database.state.placeCommands.isEmpty)
     }
 
     @Test func checksTheCartRulesInTheContractsOrder() async throws {
@@ -206,7 +206,7 @@ import Testing
         #expect(error?.code == .paymentProcessorUnavailable)
         #expect(await payments.payments.isEmpty)
         #expect(await output.messages.isEmpty)
-        #expect(await database.state.placeCommands.entries.isEmpty)
+        #expect(await database.state.placeCommands.isEmpty)
     }
 
     // MARK: A failed store after the charge
@@ -271,7 +271,7 @@ import Testing
 
         let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
         #expect(error?.code == .databaseUnavailable)
-        #expect(await database.state.placeCommands.entries.isEmpty)
+        #expect(await database.state.placeCommands.isEmpty)
 
         await database.update { $0.failing = [] }
         try await sut.execute(request(commandID: "cmd-1"))

@@ -232,7 +232,7 @@ import Testing
         let rejection = try #require(await rejections(output).first)
         #expect(rejection.reason == .invalidRequest)
         #expect(rejection.message == "invalid request: items has 101 lines, at most 100 are allowed")
-        #expect(await database.state.syncCommands.entries.isEmpty)
+        #expect(await database.state.syncCommands.isEmpty)
     }
 
     @Test(arguments: [0, -1, 100])
@@ -268,7 +268,7 @@ import Testing
         for field in ["message_id", "cartId", "customerId", "currency", "items[0].sku", "items[1].quantity"] {
             #expect(rejection.message.contains("\(field) "), "message does not name \(field): \(rejection.message)")
         }
-        #expect(await database.state.syncCommands.entries.isEmpty)
+        #expect(await database.state.syncCommands.isEmpty)
     }
 
     // MARK: Handling a command once
@@ -340,7 +340,7 @@ import Testing
 
         #expect(error?.code == .databaseUnavailable)
         #expect(await output.messages.isEmpty)
-        #expect(await database.state.syncCommands.entries.isEmpty)
+        #expect(await database.state.syncCommands.isEmpty)
 
         await database.update { $0.failing = [] }
         try await sut.execute(request(commandID: "cmd-1"))

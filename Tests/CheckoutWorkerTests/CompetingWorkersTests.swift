@@ -30,6 +30,11 @@ import Testing
         try await first.stop()
         try await second.stop()
 
+        // Both took their share of the queue, and together they took each delivery once.
+        let received = [first, second].map { $0.total(of: "checkout_commands_received_total") }
+        #expect(received.allSatisfy { $0 > 0 }, "deliveries per worker: \(received)")
+        #expect(received.reduce(0, +) == Double(2 * carts))
+
         for index in 0..<carts {
             let about = events.filter { $0.properties.correlationID == "sync-\(index)" }
             #expect(about.map(\.properties.messageID) == ["sync-\(index)/cart.synced", "sync-\(index)/cart.synced"], "cart-\(index)")

@@ -8,6 +8,21 @@ public struct RetryDelays: Sendable, Hashable, CustomStringConvertible {
         public let milliseconds: Int
         /// `500ms`, `5s`, `2m`, `1h`: the suffix of the retry queue's name.
         public let name: String
+
+        /// Parses one duration with its unit (`ms`, `s`, `m`, `h`), up to a day: `500ms`, `30s`, `2m`.
+        public init(parsing token: String) throws(RetryDelaysError) {
+            let units: [(suffix: String, milliseconds: Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
+            guard let unit = units.first(where: { token.hasSuffix($0.suffix) && Int(token.dropLast($0.suffix.count)) != nil }),
+                  let amount = Int(token.dropLast(unit.suffix.count)), amount > 0, amount <= 86_400_000 / unit.milliseconds
+            else {
+                throw RetryDelaysError(token: token)
+            }
+            milliseconds = amount * unit.milliseconds
+            name = "\(amount)\(unit.suffix)"
+        }
+
+        /// The delay as a `Duration`.
+        public var duration: Duration { .milliseconds(milliseconds) }
     }
 
     public static let `default` = try! RetryDelays("1s,5s,30s,2m,10m")
@@ -21,20 +36,10 @@ public struct RetryDelays: Sendable, Hashable, CustomStringConvertible {
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let token = part.filter { !$0.isWhitespace }
             if token.isEmpty, text.allSatisfy(\.isWhitespace) { break }
-            delays.append(try Self.delay(token))
+            delays.append(try Delay(parsing: token))
         }
         self.delays = delays
     }
 
     public var description: String { delays.map(\.name).joined(separator: ",") }
-
-    private static func delay(_ token: String) throws(RetryDelaysError) -> Delay {
-        let units: [(suffix: String, milliseconds: Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
-        guard let unit = units.first(where: { token.hasSuffix($0.suffix) && Int(token.dropLast($0.suffix.count)) != nil }),
-              let amount = Int(token.dropLast(unit.suffix.count)), amount > 0, amount <= 86_400_000 / unit.milliseconds
-        else {
-            throw RetryDelaysError(token: token)
-        }
-        return Delay(milliseconds: amount * unit.milliseconds, name: "\(amount)\(unit.suffix)")
-    }
 }

@@ -55,7 +55,7 @@ struct CommandHandler: Sendable {
             await finish(delivery, kind: kind, start: start, logger: logger) {
                 try await router.deadLetter(delivery, reason: error.code.description, detail: error.detail)
                 metrics.deadLettered(kind, reason: error.code.description)
-                return "dead_lettered"
+                return .deadLettered
             }
             return
         }
@@ -78,7 +78,7 @@ struct CommandHandler: Sendable {
         do {
             try await execute(command, envelope, logger: logger)
             delivery.ack()
-            metrics.completed(envelope.kind, "acked", since: start)
+            metrics.completed(envelope.kind, .acked, since: start)
             return
         } catch {
             let failure = Self.retryable(error)
@@ -88,7 +88,7 @@ struct CommandHandler: Sendable {
                 logger.warning("retrying in \(delay)", metadata: ["error.code": "\(failure.code)", "error.message": "\(failure)", "retry": "\(envelope.retryCount + 1)"])
                 await finish(delivery, kind: envelope.kind, start: start, logger: logger) {
                     try await router.retry(delivery, envelope)
-                    return "retried"
+                    return .retried
                 }
             } else {
                 await giveUp(command, envelope, delivery, after: failure, start: start, logger: logger)
@@ -110,13 +110,13 @@ struct CommandHandler: Sendable {
         await finish(delivery, kind: envelope.kind, start: start, logger: logger) {
             try await router.deadLetter(delivery, reason: "retries-exhausted", detail: detail)
             metrics.deadLettered(envelope.kind, reason: "retries-exhausted")
-            return "dead_lettered"
+            return .deadLettered
         }
     }
 
     /// Acks the delivery once `route` has sent it on; if that fails, hands it back to the broker after a
     /// pause (a lost connection makes the broker take it back by itself).
-    private func finish(_ delivery: AMQPDelivery, kind: CommandKind, start: ContinuousClock.Instant, logger: Logger, route: () async throws -> String) async {
+    private func finish(_ delivery: AMQPDelivery, kind: CommandKind, start: ContinuousClock.Instant, logger: Logger, route: () async throws -> MessagingMetrics.Result) async {
         do {
             let result = try await route()
             delivery.ack()

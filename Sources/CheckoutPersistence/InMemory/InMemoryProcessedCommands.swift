@@ -1,10 +1,10 @@
 import CheckoutDomain
 import Foundation
 
-/// ``ProcessedCommands`` over one ``InMemoryCommandLog`` of ``InMemoryDatabase``.
+/// ``ProcessedCommands`` over one ``CommandLog`` of ``InMemoryDatabase``.
 struct InMemoryProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedCommands {
     let database: InMemoryDatabase
-    let log: any (WritableKeyPath<InMemoryState, InMemoryCommandLog<Outcome>> & Sendable)
+    let log: any (WritableKeyPath<InMemoryState, CommandLog<Outcome>> & Sendable)
 
     func claim(_ commandID: CommandID, at now: Date, leaseUntil: Date) async throws -> CommandClaim<Outcome> {
         try await database.transaction { [log] in $0[keyPath: log].claim(commandID, at: now, leaseUntil: leaseUntil) }

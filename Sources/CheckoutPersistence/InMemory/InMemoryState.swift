@@ -5,6 +5,6 @@ struct InMemoryState: Sendable {
     var carts: [CartID: Cart] = [:]
     var products: [SKU: Product] = [:]
     var orders: [OrderID: Order] = [:]
-    var syncCartCommands = InMemoryCommandLog<SyncCartOutcome>()
-    var placeOrderCommands = InMemoryCommandLog<PlaceOrderOutcome>()
+    var syncCartCommands = CommandLog<SyncCartOutcome>()
+    var placeOrderCommands = CommandLog<PlaceOrderOutcome>()
 }

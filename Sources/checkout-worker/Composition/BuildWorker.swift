@@ -79,13 +79,7 @@ func buildWorker(
     var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
     groupConfiguration.maximumCancellationDuration = .seconds(5)
-    return Worker(
-        store: store,
-        connection: connection,
-        commands: commands,
-        operations: operations,
-        serviceGroup: ServiceGroup(configuration: groupConfiguration)
-    )
+    return Worker(store: store, serviceGroup: ServiceGroup(configuration: groupConfiguration))
 }
 
 /// The use cases as the worker runs them: over the store and the payment processor, with their

@@ -1,16 +1,10 @@
-import CheckoutMessaging
-import CheckoutOperations
 import CheckoutPersistence
-import Logging
-import RabbitMQ
 import ServiceLifecycle
 
-/// The assembled worker: its services, in the order they start, and the parts tests look into.
+/// The assembled worker: its services in one group, and the store tests look into.
 struct Worker: Sendable {
+    /// The worker's database, for tests that stock the catalog or look at what was stored.
     let store: CheckoutStore
-    let connection: AMQPConnection
-    let commands: CommandWorker
-    let operations: OperationsServer
     let serviceGroup: ServiceGroup
 
     /// Runs until SIGTERM or SIGINT (or ``shutDown()``), then drains and closes everything.

@@ -103,8 +103,10 @@ struct WorkerConfiguration: Sendable {
         self.logFormat = logFormat
 
         let grace = string(Settings.shutdownGracePeriod) ?? "30s"
-        guard let delays = try? RetryDelays(grace), delays.delays.count == 1 else { throw Settings.shutdownGracePeriod.invalid(grace) }
-        shutdownGracePeriod = .milliseconds(delays.delays[0].milliseconds)
+        guard let gracePeriod = try? RetryDelays.Delay(parsing: grace.trimmingCharacters(in: .whitespaces)) else {
+            throw Settings.shutdownGracePeriod.invalid(grace)
+        }
+        shutdownGracePeriod = gracePeriod.duration
     }
 
     /// The effective configuration for the start-up log line, passwords and keys masked.

@@ -87,13 +87,18 @@ final class TestWorld: Sendable {
             "CHECKOUT_HTTP_PORT": "0",
             "CHECKOUT_CONCURRENCY": "8",
         ].merging(environment) { $1 }))
-        let retryDelays = configuration.messaging.retryDelays
-        configuration.messaging = names
-        if environment["CHECKOUT_RETRY_DELAYS"] != nil { configuration.messaging.retryDelays = retryDelays }
+        configuration.messaging.commandsExchange = names.commandsExchange
+        configuration.messaging.eventsExchange = names.eventsExchange
+        configuration.messaging.deadLetter = names.deadLetter
+        configuration.messaging.syncCartQueue = names.syncCartQueue
+        configuration.messaging.placeOrderQueue = names.placeOrderQueue
+        configuration.messaging.retryQueuePrefix = names.retryQueuePrefix
+        configuration.messaging.retryDelays = names.retryDelays
         configuration.amqp.heartbeatSeconds = 5
-        let worker = try await buildWorker(configuration: configuration, logger: Self.logger, metrics: MetricsBootstrap(), sharedStore: store)
+        let metrics = MetricsBootstrap()
+        let worker = try await buildWorker(configuration: configuration, logger: Self.logger, metrics: metrics, sharedStore: store)
         if store == nil { _ = try await worker.store.importCatalog(Self.catalog) }
-        return RunningWorker(worker)
+        return RunningWorker(worker, metrics: metrics)
     }
 
     /// Publishes a command as a client would.

@@ -1,8 +1,0 @@
-import CheckoutDomain
-import Foundation
-
-/// What ``CommandLog`` knows of one command id.
-enum CommandLogEntry<Outcome: Sendable & Equatable>: Sendable, Equatable {
-    case claimed(until: Date)
-    case completed(Outcome)
-}
