@@ -14,8 +14,16 @@ public final class AMQPConnection: Sendable {
     }
 
     /// Connects to the first node that answers; throws the last node's error when none does.
-    public static func connect(_ configuration: AMQPConfiguration, logger: Logger = Logger(label: "rabbitmq")) async throws -> AMQPConnection {
-        let driver = AMQPConnectionDriver(configuration: configuration, logger: logger)
+    ///
+    /// - Parameter onReconnect: Called each time the connection is recovered after a loss, once the
+    ///   topology is re-declared and the consumers resumed (for a metric). It runs on the connection's
+    ///   own thread, so it must return at once.
+    public static func connect(
+        _ configuration: AMQPConfiguration,
+        logger: Logger = Logger(label: "rabbitmq"),
+        onReconnect: @escaping @Sendable () -> Void = {}
+    ) async throws -> AMQPConnection {
+        let driver = AMQPConnectionDriver(configuration: configuration, logger: logger, onReconnect: onReconnect)
         try await driver.start()
         return AMQPConnection(driver: driver)
     }

@@ -92,6 +92,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     let configuration: AMQPConfiguration
     let statistics = AMQPConnectionStatistics()
     private let logger: Logger
+    private let onReconnect: @Sendable () -> Void
     private let inbox = Mutex(Inbox())
     private let wakeReader: Int32
     private let wakeWriter: Int32
@@ -124,9 +125,10 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     private var pollDescriptors: [pollfd] = []
     private var drainBuffer = [UInt8](repeating: 0, count: 256)
 
-    init(configuration: AMQPConfiguration, logger: Logger) {
+    init(configuration: AMQPConfiguration, logger: Logger, onReconnect: @escaping @Sendable () -> Void) {
         self.configuration = configuration
         self.logger = logger
+        self.onReconnect = onReconnect
         var descriptors: [Int32] = [-1, -1]
         precondition(pipe(&descriptors) == 0, "pipe() failed: \(errno)")
         for descriptor in descriptors {
@@ -437,6 +439,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             initialConnect.resume()
         } else {
             statistics.recordReconnect()
+            onReconnect()
             logger.notice("reconnected to the broker; topology re-declared and consumers resumed", metadata: [
                 "endpoint": "\(endpoint)", "attempts": "\(reconnectAttempt + 1)",
             ])

@@ -32,7 +32,7 @@ public final class CommandWorker: Service {
         self.logger = logger
         handler = CommandHandler(
             configuration: configuration,
-            publisher: EventPublisher(connection: connection, exchange: configuration.eventsExchange, tracer: tracer, now: now),
+            publisher: EventPublisher(connection: connection, exchange: configuration.eventsExchange, tracer: tracer, metrics: metrics, now: now),
             router: FailureRouter(connection: connection, configuration: configuration, now: now),
             useCases: useCases,
             logger: logger,

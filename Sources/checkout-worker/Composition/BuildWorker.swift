@@ -45,8 +45,9 @@ func buildWorker(
     }
 
     let connection: AMQPConnection
+    let reconnects = Counter(label: "checkout_broker_reconnects_total", factory: metrics.factory)
     do {
-        connection = try await AMQPConnection.connect(configuration.amqp, logger: logger)
+        connection = try await AMQPConnection.connect(configuration.amqp, logger: logger, onReconnect: { reconnects.increment() })
     } catch {
         for resource in resources { await resource.close() }
         throw error
