@@ -22,6 +22,9 @@ struct WorkerConfiguration: Sendable {
     var logLevel: Logger.Level
     var logFormat: LogFormat
     var shutdownGracePeriod: Duration
+    /// How long a claimed command is kept from other workers: longer than a command can take (with
+    /// Stripe's timeouts, 35 s), short enough that a crashed worker's commands are soon taken over.
+    var claimLease: Duration
 
     /// Reads every setting; the first bad one throws a ``ConfigurationError`` naming it.
     init(reading config: ConfigReader) throws(ConfigurationError) {
@@ -107,6 +110,12 @@ struct WorkerConfiguration: Sendable {
             throw Settings.shutdownGracePeriod.invalid(grace)
         }
         shutdownGracePeriod = gracePeriod.duration
+
+        let lease = string(Settings.claimLease) ?? "2m"
+        guard let claimLease = try? RetryDelays.Delay(parsing: lease.trimmingCharacters(in: .whitespaces)), claimLease.milliseconds >= 1000 else {
+            throw Settings.claimLease.invalid(lease)
+        }
+        self.claimLease = claimLease.duration
     }
 
     /// The effective configuration for the start-up log line, passwords and keys masked.
@@ -130,6 +139,7 @@ struct WorkerConfiguration: Sendable {
             Settings.logLevel.environmentName: "\(logLevel)",
             Settings.logFormat.environmentName: "\(logFormat.rawValue)",
             Settings.shutdownGracePeriod.environmentName: "\(shutdownGracePeriod)",
+            Settings.claimLease.environmentName: "\(claimLease)",
         ]
     }
 }
