@@ -1,5 +1,6 @@
 import CheckoutMessaging
 import CheckoutOperations
+import CheckoutPayments
 import Configuration
 import Foundation
 import Logging
@@ -8,9 +9,9 @@ import RabbitMQ
 /// The worker's settings, read and checked once at start-up: flags first, then the environment,
 /// then the contract's defaults.
 struct WorkerConfiguration: Sendable {
-    enum PaymentProcessorChoice: Sendable, Equatable {
+    enum PaymentProcessorChoice: Sendable {
         case sandbox
-        case stripe(apiKey: String, baseURL: String)
+        case stripe(StripeConfiguration)
     }
 
     var amqp: AMQPConfiguration
@@ -32,6 +33,11 @@ struct WorkerConfiguration: Sendable {
             guard let text = string(setting) else { return defaultValue }
             guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else { throw setting.invalid(text) }
             return value
+        }
+        func duration(_ setting: Setting, default defaultValue: String) throws(ConfigurationError) -> Duration {
+            let text = string(setting) ?? defaultValue
+            guard let delay = try? RetryDelays.Delay(parsing: text.trimmingCharacters(in: .whitespaces)) else { throw setting.invalid(text) }
+            return delay.duration
         }
         func file(_ setting: Setting) throws(ConfigurationError) -> String? {
             guard let path = string(setting) else { return nil }
@@ -70,10 +76,12 @@ struct WorkerConfiguration: Sendable {
         case "stripe":
             guard let apiKey = string(Settings.stripeAPIKey) else { throw Settings.stripeAPIKey.invalid("") }
             let baseURL = string(Settings.stripeBaseURL) ?? "https://api.stripe.com"
-            guard let url = URL(string: baseURL), ["http", "https"].contains(url.scheme), url.host != nil else {
+            let readTimeout = try duration(Settings.stripeTimeout, default: "30s")
+            do {
+                paymentProcessor = .stripe(try StripeConfiguration(apiKey: apiKey, baseURL: baseURL, readTimeout: readTimeout))
+            } catch {
                 throw Settings.stripeBaseURL.invalid(baseURL)
             }
-            paymentProcessor = .stripe(apiKey: apiKey, baseURL: baseURL)
         case let other:
             throw Settings.paymentProcessor.invalid(other)
         }
@@ -102,18 +110,14 @@ struct WorkerConfiguration: Sendable {
         guard let logFormat = LogFormat(rawValue: format) else { throw Settings.logFormat.invalid(format) }
         self.logFormat = logFormat
 
-        let grace = string(Settings.shutdownGracePeriod) ?? "30s"
-        guard let gracePeriod = try? RetryDelays.Delay(parsing: grace.trimmingCharacters(in: .whitespaces)) else {
-            throw Settings.shutdownGracePeriod.invalid(grace)
-        }
-        shutdownGracePeriod = gracePeriod.duration
+        shutdownGracePeriod = try duration(Settings.shutdownGracePeriod, default: "30s")
     }
 
     /// The effective configuration for the start-up log line, passwords and keys masked.
     var loggable: Logger.Metadata {
         let payment: String = switch paymentProcessor {
         case .sandbox: "sandbox"
-        case .stripe(_, let baseURL): "stripe (\(baseURL), key ***)"
+        case .stripe(let stripe): "stripe (\(stripe.baseURL), key ***, timeout \(stripe.readTimeout))"
         }
         return [
             Settings.amqpURL.environmentName: "\(amqp.endpoints.map(\.description).joined(separator: ","))",
