@@ -215,6 +215,7 @@ let package = Package(
                 "CheckoutMessaging",
                 "CheckoutOperations",
                 "CheckoutPersistence",
+                "CheckoutPayments",
                 "CheckoutPaymentsTesting",
                 "RabbitMQ",
                 .product(name: "Configuration", package: "swift-configuration"),

@@ -9,8 +9,17 @@ public import Logging
 public final class AMQPConnection: Sendable {
     private let driver: AMQPConnectionDriver
 
+    /// Runs tasks on the connection's own thread, between its frames.
+    ///
+    /// A task that mostly waits on the transport (receive a delivery, publish, await the confirm, ack) and
+    /// prefers this executor, `Task(executorPreference: connection.executor)`, never changes threads: the
+    /// delivery, its publish, the confirm that resumes it and its ack are all handled where librabbitmq
+    /// runs. Keep blocking calls and long computations off it: while a job runs, no frame is read.
+    public let executor: any TaskExecutor
+
     private init(driver: AMQPConnectionDriver) {
         self.driver = driver
+        executor = AMQPConnectionExecutor(driver: driver)
     }
 
     /// Connects to the first node that answers; throws the last node's error when none does.
@@ -91,6 +100,6 @@ public final class AMQPConnection: Sendable {
 
     private func submit<Value>(_ command: AMQPConnectionDriver.Command, orFail continuation: CheckedContinuation<Value, any Error>) {
         guard !driver.submit(command) else { return }
-        continuation.resume(throwing: AMQPError(code: .closed, message: "the connection was closed by the application"))
+        continuation.resume(throwing: AMQPError.closedByApplication)
     }
 }

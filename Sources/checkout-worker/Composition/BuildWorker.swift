@@ -38,10 +38,10 @@ func buildWorker(
     switch configuration.paymentProcessor {
     case .sandbox:
         payments = SandboxPaymentProcessor()
-    case .stripe(let apiKey, let baseURL):
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+    case .stripe(let stripe):
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: stripe.httpClientConfiguration)
         resources.append(ClosingService(description: "payment gateway client") { try? await httpClient.shutdown() })
-        payments = StripePaymentProcessor(configuration: try StripeConfiguration(apiKey: apiKey, baseURL: baseURL), httpClient: httpClient, logger: logger)
+        payments = StripePaymentProcessor(configuration: stripe, httpClient: httpClient, logger: logger)
     }
 
     let connection: AMQPConnection

@@ -9,6 +9,7 @@ enum Settings {
     static let paymentProcessor = Setting("checkout.payment.processor", accepts: "sandbox or stripe")
     static let stripeAPIKey = Setting("checkout.stripe.apiKey", accepts: "a Stripe secret key (required with CHECKOUT_PAYMENT_PROCESSOR=stripe)", isSecret: true)
     static let stripeBaseURL = Setting("checkout.stripe.baseURL", accepts: "an http:// or https:// URL")
+    static let stripeTimeout = Setting("checkout.stripe.timeout", accepts: "a duration such as 30s or 1500ms: the longest wait for a Stripe answer")
     static let prefetch = Setting("checkout.prefetch", accepts: "a whole number from 1 to 65535")
     static let concurrency = Setting("checkout.concurrency", accepts: "a whole number from 1 to 1000")
     static let queueType = Setting("checkout.queue.type", accepts: "classic or quorum")

@@ -20,6 +20,8 @@ struct SettingsOptions: ParsableArguments {
     var paymentProcessor: String?
     @Option(help: "Stripe base URL (CHECKOUT_STRIPE_BASE_URL; default https://api.stripe.com). The key is read from CHECKOUT_STRIPE_API_KEY only.")
     var stripeBaseURL: String?
+    @Option(help: "The longest wait for a Stripe answer before the payment is retried (CHECKOUT_STRIPE_TIMEOUT; default 30s).")
+    var stripeTimeout: String?
     @Option(help: "Unacknowledged deliveries per consumer (CHECKOUT_PREFETCH; default 50).")
     var prefetch: String?
     @Option(help: "Commands handled at once (CHECKOUT_CONCURRENCY; default the number of cores).")
@@ -44,7 +46,8 @@ struct SettingsOptions: ParsableArguments {
         let flags: [(Setting, String?)] = [
             (Settings.amqpURL, amqpURL), (Settings.amqpCAFile, amqpCAFile), (Settings.amqpCertFile, amqpCertFile),
             (Settings.amqpKeyFile, amqpKeyFile), (Settings.databaseURL, databaseURL), (Settings.databasePoolSize, databasePoolSize),
-            (Settings.paymentProcessor, paymentProcessor), (Settings.stripeBaseURL, stripeBaseURL), (Settings.prefetch, prefetch),
+            (Settings.paymentProcessor, paymentProcessor), (Settings.stripeBaseURL, stripeBaseURL), (Settings.stripeTimeout, stripeTimeout),
+            (Settings.prefetch, prefetch),
             (Settings.concurrency, concurrency), (Settings.queueType, queueType), (Settings.retryDelays, retryDelays),
             (Settings.httpPort, httpPort), (Settings.logLevel, logLevel), (Settings.logFormat, logFormat),
             (Settings.shutdownGracePeriod, shutdownGracePeriod), (Settings.claimLease, claimLease),

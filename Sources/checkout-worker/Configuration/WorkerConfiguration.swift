@@ -1,5 +1,6 @@
 import CheckoutMessaging
 import CheckoutOperations
+import CheckoutPayments
 import Configuration
 import Foundation
 import Logging
@@ -8,9 +9,9 @@ import RabbitMQ
 /// The worker's settings, read and checked once at start-up: flags first, then the environment,
 /// then the contract's defaults.
 struct WorkerConfiguration: Sendable {
-    enum PaymentProcessorChoice: Sendable, Equatable {
+    enum PaymentProcessorChoice: Sendable {
         case sandbox
-        case stripe(apiKey: String, baseURL: String)
+        case stripe(StripeConfiguration)
     }
 
     var amqp: AMQPConfiguration
@@ -23,7 +24,7 @@ struct WorkerConfiguration: Sendable {
     var logFormat: LogFormat
     var shutdownGracePeriod: Duration
     /// How long a claimed command is kept from other workers: longer than a command can take (with
-    /// Stripe's timeouts, 35 s), short enough that a crashed worker's commands are soon taken over.
+    /// Stripe, 5 s plus CHECKOUT_STRIPE_TIMEOUT), short enough that a crashed worker's commands are soon taken over.
     var claimLease: Duration
 
     /// Reads every setting; the first bad one throws a ``ConfigurationError`` naming it.
@@ -35,6 +36,11 @@ struct WorkerConfiguration: Sendable {
             guard let text = string(setting) else { return defaultValue }
             guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else { throw setting.invalid(text) }
             return value
+        }
+        func duration(_ setting: Setting, default defaultValue: String) throws(ConfigurationError) -> Duration {
+            let text = string(setting) ?? defaultValue
+            guard let delay = try? RetryDelays.Delay(parsing: text.trimmingCharacters(in: .whitespaces)) else { throw setting.invalid(text) }
+            return delay.duration
         }
         func file(_ setting: Setting) throws(ConfigurationError) -> String? {
             guard let path = string(setting) else { return nil }
@@ -73,10 +79,12 @@ struct WorkerConfiguration: Sendable {
         case "stripe":
             guard let apiKey = string(Settings.stripeAPIKey) else { throw Settings.stripeAPIKey.invalid("") }
             let baseURL = string(Settings.stripeBaseURL) ?? "https://api.stripe.com"
-            guard let url = URL(string: baseURL), ["http", "https"].contains(url.scheme), url.host != nil else {
+            let readTimeout = try duration(Settings.stripeTimeout, default: "30s")
+            do {
+                paymentProcessor = .stripe(try StripeConfiguration(apiKey: apiKey, baseURL: baseURL, readTimeout: readTimeout))
+            } catch {
                 throw Settings.stripeBaseURL.invalid(baseURL)
             }
-            paymentProcessor = .stripe(apiKey: apiKey, baseURL: baseURL)
         case let other:
             throw Settings.paymentProcessor.invalid(other)
         }
@@ -105,24 +113,16 @@ struct WorkerConfiguration: Sendable {
         guard let logFormat = LogFormat(rawValue: format) else { throw Settings.logFormat.invalid(format) }
         self.logFormat = logFormat
 
-        let grace = string(Settings.shutdownGracePeriod) ?? "30s"
-        guard let gracePeriod = try? RetryDelays.Delay(parsing: grace.trimmingCharacters(in: .whitespaces)) else {
-            throw Settings.shutdownGracePeriod.invalid(grace)
-        }
-        shutdownGracePeriod = gracePeriod.duration
-
-        let lease = string(Settings.claimLease) ?? "2m"
-        guard let claimLease = try? RetryDelays.Delay(parsing: lease.trimmingCharacters(in: .whitespaces)), claimLease.milliseconds >= 1000 else {
-            throw Settings.claimLease.invalid(lease)
-        }
-        self.claimLease = claimLease.duration
+        shutdownGracePeriod = try duration(Settings.shutdownGracePeriod, default: "30s")
+        claimLease = try duration(Settings.claimLease, default: "2m")
+        guard claimLease >= .seconds(1) else { throw Settings.claimLease.invalid(string(Settings.claimLease) ?? "") }
     }
 
     /// The effective configuration for the start-up log line, passwords and keys masked.
     var loggable: Logger.Metadata {
         let payment: String = switch paymentProcessor {
         case .sandbox: "sandbox"
-        case .stripe(_, let baseURL): "stripe (\(baseURL), key ***)"
+        case .stripe(let stripe): "stripe (\(stripe.baseURL), key ***, timeout \(stripe.readTimeout))"
         }
         return [
             Settings.amqpURL.environmentName: "\(amqp.endpoints.map(\.description).joined(separator: ","))",

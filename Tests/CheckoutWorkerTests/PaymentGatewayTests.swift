@@ -1,0 +1,70 @@
+import CheckoutMessaging
+import CheckoutPaymentsTesting
+import Foundation
+import RabbitMQ
+import Testing
+
+/// PlaceOrder through the worker with the Stripe adapter, against the fake Stripe server: what a
+/// customer is charged when the gateway misbehaves.
+@Suite struct PaymentGatewayTests {
+    @Test func aGatewayThatTimesOutAfterChargingIsRetriedWithTheSameKeyAndChargesOnce() async throws {
+        try await withStripe(FakeStripeOptions(slowAnswerDelay: .seconds(2))) { stripe in
+            try await withWorld(Self.settings(stripe)) { world, worker in
+                try await world.send(.syncCart, Bodies.syncCart(), messageID: "sync-1")
+                try await world.events.wait { $0.properties.correlationID == "sync-1" }
+                try await world.send(.placeOrder, Bodies.placeOrder(token: FakeStripeToken.timeoutAfterCharge), messageID: "order-slow")
+
+                let placed = try #require(try await world.events.wait(timeout: .seconds(20)) { $0.properties.correlationID == "order-slow" }.first)
+                #expect(placed.properties.type == "order.placed")
+                let charges = stripe.ledger.charges(forCommand: "order-slow")
+                #expect(charges.count == 1)
+                #expect(charges.first?.amount == 5998)
+                #expect(charges.first?.isRefunded == false)
+                #expect(Bodies.json(placed)["paymentId"] as? String == charges.first?.paymentIntentID)
+                // The first answer was lost to the timeout: the order was placed by a retry.
+                #expect(worker.total(of: "checkout_command_retries_total") >= 1)
+                #expect(world.deadLetters.all.isEmpty)
+                #expect(world.events.about("order-slow").count == 1)
+            }
+        }
+    }
+
+    @Test func aGatewayFailingEveryTimeEndsInPaymentUnavailableWithNothingCharged() async throws {
+        try await withStripe { stripe in
+            try await withWorld(Self.settings(stripe)) { world in
+                try await world.send(.syncCart, Bodies.syncCart(), messageID: "sync-1")
+                try await world.events.wait { $0.properties.correlationID == "sync-1" }
+                try await world.send(.placeOrder, Bodies.placeOrder(token: FakeStripeToken.gateway500), messageID: "order-500")
+
+                let rejected = try #require(try await world.events.wait { $0.properties.correlationID == "order-500" }.first)
+                #expect(rejected.properties.type == "order.rejected")
+                #expect(Bodies.json(rejected)["reason"] as? String == "payment-unavailable")
+                let dead = try #require(try await world.deadLetters.wait().first)
+                #expect(dead.properties.headers?["x-error-reason"]?.stringValue == "retries-exhausted")
+                #expect(stripe.ledger.charges(forCommand: "order-500").isEmpty)
+            }
+        }
+    }
+
+    /// Runs `body` with a fake Stripe server, and shuts it down whatever happens.
+    private func withStripe(_ options: FakeStripeOptions = FakeStripeOptions(), _ body: (FakeStripeServer) async throws -> Void) async throws {
+        let stripe = try await FakeStripeServer.start(options: options)
+        do {
+            try await body(stripe)
+        } catch {
+            try? await stripe.shutdown()
+            throw error
+        }
+        try await stripe.shutdown()
+    }
+
+    /// The worker's settings for the fake gateway: answers later than 500 ms count as lost.
+    private static func settings(_ stripe: FakeStripeServer) -> [String: String] {
+        [
+            "CHECKOUT_PAYMENT_PROCESSOR": "stripe",
+            "CHECKOUT_STRIPE_API_KEY": stripe.apiKey,
+            "CHECKOUT_STRIPE_BASE_URL": stripe.baseURL,
+            "CHECKOUT_STRIPE_TIMEOUT": "500ms",
+        ]
+    }
+}

@@ -1,0 +1,81 @@
+@testable import checkout_worker
+import ArgumentParser
+import CheckoutMessaging
+import CheckoutOperations
+import CheckoutPayments
+import Logging
+import RabbitMQ
+import Testing
+
+/// The settings of CONTRACT.md's operating table: their defaults, and the one line a bad value stops with.
+@Suite struct WorkerConfigurationTests {
+    @Test func withNothingSetItRunsOnTheContractsDefaults() throws {
+        let configuration = try WorkerConfiguration(reading: TestWorld.reader([:]))
+
+        #expect(configuration.amqp.endpoints.map(\.description) == ["amqp://guest:***@localhost:5672/%2F"])
+        #expect(configuration.databaseURL == "sqlite://checkout.sqlite")
+        #expect(configuration.messaging.prefetch == 50)
+        #expect(configuration.messaging.queueType == .classic)
+        #expect(configuration.messaging.retryDelays.description == "1s,5s,30s,2m,10m")
+        #expect(configuration.httpPort == 8080)
+        #expect(configuration.logFormat.rawValue == "json")
+        #expect(configuration.logLevel == .info)
+        guard case .sandbox = configuration.paymentProcessor else {
+            Issue.record("the default processor is \(configuration.paymentProcessor), not the sandbox")
+            return
+        }
+    }
+
+    @Test(arguments: [
+        ("CHECKOUT_PREFETCH", "abc"),
+        ("CHECKOUT_PREFETCH", "0"),
+        ("CHECKOUT_CONCURRENCY", "-1"),
+        ("CHECKOUT_QUEUE_TYPE", "stream"),
+        ("CHECKOUT_RETRY_DELAYS", "1s,soon"),
+        ("CHECKOUT_HTTP_PORT", "70000"),
+        ("CHECKOUT_DATABASE_URL", "mysql://db"),
+        ("CHECKOUT_PAYMENT_PROCESSOR", "paypal"),
+        ("CHECKOUT_LOG_FORMAT", "xml"),
+        ("CHECKOUT_AMQP_URL", "http://broker"),
+        ("CHECKOUT_AMQP_CA_FILE", "/no/such/ca.pem"),
+        ("CHECKOUT_SHUTDOWN_GRACE_PERIOD", "forever"),
+    ])
+    func aBadValueIsRefusedNamingTheSettingAndWhatItAccepts(name: String, value: String) {
+        #expect {
+            try WorkerConfiguration(reading: TestWorld.reader([name: value]))
+        } throws: { error in
+            let message = "\(error)"
+            return message.hasPrefix("\(name): '\(value)' is not valid; expected ") && message.count > name.count + value.count + 30
+        }
+    }
+
+    @Test func stripeNeedsItsKeyAndTakesAReadTimeout() throws {
+        #expect {
+            try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_PAYMENT_PROCESSOR": "stripe"]))
+        } throws: { "\($0)".hasPrefix("CHECKOUT_STRIPE_API_KEY:") }
+        #expect {
+            try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_PAYMENT_PROCESSOR": "stripe", "CHECKOUT_STRIPE_API_KEY": "sk_test_1", "CHECKOUT_STRIPE_TIMEOUT": "0s"]))
+        } throws: { "\($0)".hasPrefix("CHECKOUT_STRIPE_TIMEOUT: '0s'") }
+
+        let configuration = try WorkerConfiguration(reading: TestWorld.reader([
+            "CHECKOUT_PAYMENT_PROCESSOR": "stripe", "CHECKOUT_STRIPE_API_KEY": "sk_test_secret",
+            "CHECKOUT_STRIPE_BASE_URL": "http://127.0.0.1:9999", "CHECKOUT_STRIPE_TIMEOUT": "1500ms",
+        ]))
+        guard case .stripe(let stripe) = configuration.paymentProcessor else {
+            Issue.record("CHECKOUT_PAYMENT_PROCESSOR=stripe gave \(configuration.paymentProcessor)")
+            return
+        }
+        #expect(stripe.baseURL == "http://127.0.0.1:9999")
+        #expect(stripe.readTimeout == .milliseconds(1500))
+        #expect(!"\(configuration.loggable)".contains("sk_test_secret"))
+    }
+
+    @Test func aFlagWinsOverItsEnvironmentVariable() throws {
+        let options = try SettingsOptions.parse(["--prefetch", "300", "--queue-type", "quorum"])
+        let configuration = try WorkerConfiguration(reading: options.reader(environment: ["CHECKOUT_PREFETCH": "10", "CHECKOUT_CONCURRENCY": "3"]))
+
+        #expect(configuration.messaging.prefetch == 300)
+        #expect(configuration.messaging.queueType == .quorum)
+        #expect(configuration.messaging.concurrency == 3)
+    }
+}
