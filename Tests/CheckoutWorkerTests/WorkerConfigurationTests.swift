@@ -20,6 +20,7 @@ import Testing
         #expect(configuration.httpPort == 8080)
         #expect(configuration.logFormat.rawValue == "json")
         #expect(configuration.logLevel == .info)
+        #expect(configuration.claimLease == .seconds(120))
         guard case .sandbox = configuration.paymentProcessor else {
             Issue.record("the default processor is \(configuration.paymentProcessor), not the sandbox")
             return
@@ -39,6 +40,7 @@ import Testing
         ("CHECKOUT_AMQP_URL", "http://broker"),
         ("CHECKOUT_AMQP_CA_FILE", "/no/such/ca.pem"),
         ("CHECKOUT_SHUTDOWN_GRACE_PERIOD", "forever"),
+        ("CHECKOUT_CLAIM_LEASE", "999ms"),
     ])
     func aBadValueIsRefusedNamingTheSettingAndWhatItAccepts(name: String, value: String) {
         #expect {
