@@ -919,13 +919,20 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         waiting?.resume(returning: nil)
     }
 
-    /// Sends the acks so far, then closes the channel; the broker requeues what is still unsettled.
+    /// Sends the acks so far, hands back what is still unsettled and closes the channel.
+    ///
+    /// The rest goes back with one `multiple` basic.nack rather than with the channel's close: RabbitMQ 4.3
+    /// and later count a message returned by a closing channel towards a quorum queue's delivery limit,
+    /// and one returned by basic.nack not.
     private func closeReader(_ id: Int) throws(AMQPError) {
         guard let reader = readers.removeValue(forKey: id) else { return }
         reader.waiting?.resume(throwing: AMQPError(code: .closed, message: "the queue reader was closed"))
-        guard reader.lost == nil else { return }
+        guard reader.lost == nil, let connection else { return }
         var acks = reader.acks
         try sendAcks(&acks, on: reader.channel)
+        if let last = acks.lastUnsettledTag {
+            try Self.check(amqp_basic_nack(connection, reader.channel, last, 1, 1), doing: "hand back what a queue reader read")
+        }
         var close = amqp_channel_close_t()
         close.reply_code = 200
         _ = try rpc(reader.channel, Method.channelClose, &close, expecting: Method.channelCloseOK)

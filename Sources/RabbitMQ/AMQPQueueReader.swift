@@ -35,9 +35,9 @@ public struct AMQPQueueReader: Sendable {
         }
     }
 
-    /// Sends the acks of the messages settled so far, then closes the channel, so that the broker
-    /// requeues every message still unsettled. Returns once the broker confirmed the close, and so
-    /// has applied the acks.
+    /// Sends the acks of the messages settled so far, hands every message still unsettled back to the
+    /// broker (basic.nack with requeue) and closes the channel. Returns once the broker confirmed the
+    /// close, and so has applied the acks.
     public func close() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             if !driver.submit(.closeReader(id, continuation)) { continuation.resume() }
