@@ -82,7 +82,7 @@ enum DeadLetterDetails {
             case UInt8(ascii: "\r"): text += "\\r"
             case UInt8(ascii: "\t"): text += "\\t"
             case 0x20...0x7E: text.unicodeScalars.append(UnicodeScalar(byte))
-            default: text += "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            default: text += String(format: "\\x%02X", byte)
             }
         }
         return text
@@ -99,16 +99,10 @@ enum DeadLetterDetails {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+                result += String(format: "\\x%02X", scalar.value)
             default: result.unicodeScalars.append(scalar)
             }
         }
         return quoted ? "\"\(result)\"" : result
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        String(repeating: "0", count: max(0, length - count)) + self
     }
 }

@@ -2,7 +2,8 @@ import CheckoutMessaging
 import Foundation
 
 /// `dead-letters list` for people: one line per dead letter in fixed columns, so that lines can be
-/// printed as they are read, whatever the size of the queue.
+/// printed as they are read, whatever the size of the queue. A value wider than its column pushes the
+/// rest of its line along rather than being cut, so that ids can be copied; only the detail is cut.
 enum DeadLetterTable {
     private static let columns: [(title: String, width: Int)] = [
         ("POS", 5), ("ROUTING KEY", 14), ("REASON", 24), ("RETRIES", 7), ("MESSAGE ID", 36), ("AGE", 5), ("DETAIL", 60),
@@ -34,10 +35,12 @@ enum DeadLetterTable {
     }
 
     private static func line(_ values: [String]) -> String {
-        zip(values, columns).enumerated().map { index, column in
-            let (value, (_, width)) = column
-            let cut = value.count > width ? value.prefix(width - 1) + "…" : value
-            return index == columns.count - 1 ? String(cut) : cut.padding(toLength: width, withPad: " ", startingAt: 0)
-        }.joined(separator: "  ")
+        var fields = zip(values, columns).dropLast().map { value, column in
+            value.count >= column.width ? value : value.padding(toLength: column.width, withPad: " ", startingAt: 0)
+        }
+        let detail = values[columns.count - 1]
+        let width = columns[columns.count - 1].width
+        fields.append(detail.count > width ? detail.prefix(width - 1) + "…" : detail)
+        return fields.joined(separator: "  ")
     }
 }

@@ -43,9 +43,6 @@ struct DeadLettersCommand: AsyncParsableCommand {
             return result
         } catch let error as AMQPError {
             await connection.close()
-            if error.replyCode == 404 {
-                throw CommandFailure("\(queue.name): no such queue on this broker and virtual host; a worker declares it when it starts (\(error))")
-            }
             throw CommandFailure("\(queue.name): \(error); what was not removed is still in the queue")
         } catch {
             await connection.close()
