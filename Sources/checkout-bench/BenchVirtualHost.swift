@@ -1,0 +1,28 @@
+/// A RabbitMQ virtual host of the benchmark's own, made and deleted with rabbitmqctl, so that the
+/// worker's topology (`checkout.*`) touches no other user of the broker.
+struct BenchVirtualHost: Sendable {
+    let name: String
+    private let rabbitmqctl: String
+
+    static func create(_ name: String, for user: String, rabbitmqctl: String) async throws -> BenchVirtualHost {
+        try await Subprocess.run(rabbitmqctl, ["add_vhost", name])
+        let virtualHost = BenchVirtualHost(name: name, rabbitmqctl: rabbitmqctl)
+        do {
+            try await Subprocess.run(rabbitmqctl, ["set_permissions", "-p", name, user, ".*", ".*", ".*"])
+        } catch {
+            await virtualHost.delete()
+            throw error
+        }
+        return virtualHost
+    }
+
+    /// Deletes it with every queue and exchange in it; a failure is reported, not thrown, so that the
+    /// rest of the clean-up still happens.
+    func delete() async {
+        do {
+            try await Subprocess.run(rabbitmqctl, ["delete_vhost", name])
+        } catch {
+            log("could not delete virtual host \(name): \(error)")
+        }
+    }
+}

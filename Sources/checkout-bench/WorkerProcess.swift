@@ -1,0 +1,77 @@
+import Foundation
+
+/// One `checkout-worker run` process of a scenario, configured only through its `CHECKOUT_*`
+/// environment as an operator would, with its log in a file.
+final class WorkerProcess: Sendable {
+    let logPath: String
+    private let process: Process
+
+    var pid: Int32 { process.processIdentifier }
+
+    private init(process: Process, logPath: String) {
+        self.process = process
+        self.logPath = logPath
+    }
+
+    /// Starts the process; `settings` are added to (and win over) this process's environment.
+    static func start(executable: String, settings: [String: String], logPath: String) throws -> WorkerProcess {
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["run"]
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CHECKOUT_") }.merging(settings) { $1 }
+        process.standardOutput = log
+        process.standardError = log
+        do {
+            try process.run()
+        } catch {
+            throw BenchmarkError(message: "cannot start \(executable): \(error)")
+        }
+        try? log.close()
+        return WorkerProcess(process: process, logPath: logPath)
+    }
+
+    /// Waits for the log line that says both command queues are consumed.
+    func waitUntilConsuming(timeout: Duration = .seconds(60)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if logText.contains(#""message":"consuming""#) { return }
+            guard process.isRunning else {
+                throw BenchmarkError(message: "checkout-worker (pid \(pid)) exited with \(process.terminationStatus) before consuming: \(logTail)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BenchmarkError(message: "checkout-worker (pid \(pid)) did not consume within \(timeout): \(logTail)")
+    }
+
+    func memory() throws -> ProcessMemory {
+        try ProcessMemory.of(pid: pid)
+    }
+
+    /// SIGTERM, as an orchestrator stops it; SIGKILL if it has not exited after `timeout`.
+    /// Returns its exit status.
+    @discardableResult
+    func stop(timeout: Duration = .seconds(40)) async -> Int32 {
+        guard process.isRunning else { return process.terminationStatus }
+        process.terminate()
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                log("checkout-worker (pid \(pid)) did not stop within \(timeout) after SIGTERM; killing it")
+                kill(pid, SIGKILL)
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return process.terminationStatus
+    }
+
+    private var logText: String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+
+    /// The end of its log, for an error message.
+    var logTail: String {
+        String(logText.suffix(1_500))
+    }
+}
