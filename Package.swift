@@ -202,7 +202,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "RabbitMQTests", dependencies: ["RabbitMQ"], swiftSettings: swiftSettings),
-        .testTarget(name: "CheckoutBenchTests", dependencies: ["checkout-bench"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CheckoutBenchTests",
+            dependencies: ["checkout-bench", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CheckoutPaymentsTests",
             dependencies: [

@@ -19,9 +19,9 @@ struct EndToEndCommand: AsyncParsableCommand {
         ProcessInfo.processInfo.environment["RABBITMQ_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "amqp://guest:guest@127.0.0.1:5672/%2F"
     }
 
-    @Option(help: "Broker URL; its virtual host is not used (default: RABBITMQ_URL, else amqp://guest:guest@127.0.0.1:5672/%2F).")
+    @Option(help: "Broker URL, RABBITMQ_URL when set; its virtual host is not used.")
     var url = Self.environmentBrokerURL
-    @Option(help: "rabbitmqctl for the broker, to make and delete virtual hosts (default: RABBITMQCTL, else rabbitmqctl).")
+    @Option(help: "rabbitmqctl for the broker, RABBITMQCTL when set: it makes and deletes the virtual hosts.")
     var rabbitmqctl = ProcessInfo.processInfo.environment["RABBITMQCTL"].flatMap { $0.isEmpty ? nil : $0 } ?? "rabbitmqctl"
     @Option(help: "PostgreSQL URL; each scenario works in a schema of its own (default: POSTGRES_URL).")
     var postgresURL: String?
@@ -43,11 +43,11 @@ struct EndToEndCommand: AsyncParsableCommand {
     @Option(help: "CHECKOUT_LOG_LEVEL of the workers (their logs go to files).")
     var workerLogLevel = "info"
 
-    @Option(help: "Use cases: sync-cart, place-order.", transform: CommaList.parse { BenchCommand(rawValue: $0) })
+    @Option(help: "Use cases, comma-separated (default: sync-cart,place-order).", transform: CommaList.parse { BenchCommand(rawValue: $0) })
     var commands: [BenchCommand] = BenchCommand.allCases
-    @Option(help: "Stores: memory, sqlite, postgres.", transform: CommaList.parse { StoreKind(rawValue: $0) })
+    @Option(help: "Stores, comma-separated (default: memory,sqlite,postgres).", transform: CommaList.parse { StoreKind(rawValue: $0) })
     var stores: [StoreKind] = StoreKind.allCases
-    @Option(help: "Worker processes per scenario.", transform: CommaList.parse { Int($0).flatMap { $0 > 0 ? $0 : nil } })
+    @Option(help: "Worker processes per scenario, comma-separated (default: 1,2).", transform: CommaList.parse { Int($0).flatMap { $0 > 0 ? $0 : nil } })
     var processes: [Int] = [1, 2]
 
     func validate() throws {

@@ -10,13 +10,13 @@ struct TransportCommand: AsyncParsableCommand {
         discussion: "Prints, per prefetch, the median throughput of both and their ratio."
     )
 
-    @Option(help: "Broker URL (default: RABBITMQ_URL, else amqp://guest:guest@127.0.0.1:5672/%2F).")
+    @Option(help: "Broker URL, RABBITMQ_URL when set.")
     var url = EndToEndCommand.environmentBrokerURL
     @Option(help: "Messages per round.")
     var count = 20_000
     @Option(help: "Rounds per implementation and prefetch.")
     var rounds = 5
-    @Option(help: "Prefetch values, comma-separated.", transform: CommaList.parse { UInt16($0) })
+    @Option(help: "Prefetch values, comma-separated (default: 50,300).", transform: CommaList.parse { UInt16($0) })
     var prefetch: [UInt16] = [50, 300]
 
     func validate() throws {

@@ -1,4 +1,5 @@
 @testable import checkout_bench
+import Histogram
 import Testing
 
 /// The pure parts of the end-to-end benchmark: what it reports and how it judges the targets.

@@ -1,6 +1,8 @@
 @testable import checkout_worker
+import CheckoutMessaging
 import Configuration
 import Foundation
+import RabbitMQ
 import Testing
 
 /// `CHECKOUT_CATALOG_FILE`: a worker in a process of its own, on `memory://`, sells the file's products.
