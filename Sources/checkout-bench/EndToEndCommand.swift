@@ -78,7 +78,15 @@ struct EndToEndCommand: AsyncParsableCommand {
         log("end-to-end benchmark: \(count) commands per round, \(rounds) rounds, prefetch \(prefetch), concurrency \(benchmark.concurrency), "
             + "pool \(poolSize), broker \(benchmark.broker), worker \(executable)")
         for line in leftOut { log("left out: \(line)") }
-        let results = try await benchmark.run(scenarios)
+        let work = Task { try await benchmark.run(scenarios) }
+        let interruption = Interruption(cancelling: work)
+        defer { interruption.end() }
+        let results: [ScenarioResult]
+        do {
+            results = try await work.value
+        } catch is CancellationError {
+            throw ExitCode(130)
+        }
         print(EndToEndReport(results: results, leftOut: leftOut).markdown)
         log("took \(Int((ContinuousClock.now - started).seconds)) s")
     }

@@ -53,6 +53,11 @@ final class WorkerProcess: Sendable {
     /// Returns its exit status.
     @discardableResult
     func stop(timeout: Duration = .seconds(40)) async -> Int32 {
+        // Waited for apart from the caller's task: a benchmark that is being cancelled must still see its workers out.
+        await Task.detached { await self.terminate(timeout: timeout) }.value
+    }
+
+    private func terminate(timeout: Duration) async -> Int32 {
         guard process.isRunning else { return process.terminationStatus }
         process.terminate()
         let deadline = ContinuousClock.now + timeout
