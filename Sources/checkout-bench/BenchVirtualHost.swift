@@ -16,6 +16,18 @@ struct BenchVirtualHost: Sendable {
         return virtualHost
     }
 
+    /// Each queue's consumers, as the broker counts them: how the benchmark knows the workers are
+    /// ready whatever their log level.
+    func consumers() async throws -> [String: Int] {
+        let listing = try await Subprocess.run(rabbitmqctl, ["list_queues", "-p", name, "--no-table-headers", "--quiet", "name", "consumers"])
+        var consumers: [String: Int] = [:]
+        for line in listing.split(separator: "\n") {
+            let fields = line.split(separator: "\t")
+            if fields.count == 2, let count = Int(fields[1]) { consumers[String(fields[0])] = count }
+        }
+        return consumers
+    }
+
     /// Deletes it with every queue and exchange in it; a failure is reported, not thrown, so that the
     /// rest of the clean-up still happens.
     func delete() async {

@@ -101,6 +101,7 @@ struct EndToEndBenchmark {
                 executable: workerExecutable,
                 settings: workerSettings(virtualHost: name, databaseURL: databaseURL, catalog: catalog),
                 logPrefix: directory.appendingPathComponent(name).path,
+                virtualHost: host,
                 endpoint: endpoint(name)
             )
             let result: ScenarioResult
@@ -125,6 +126,7 @@ struct EndToEndBenchmark {
     }
 
     private func measure(_ scenario: Scenario, number: Int, on fleet: WorkerFleet, ceiling: CeilingLoop) async throws -> ScenarioResult {
+        log("\(scenario): consuming, " + Self.describe(try fleet.memory()))
         let warmUp = try await fleet.run(scenario.command, count: min(count, 1_000), rate: nil, label: "\(number)-w")
         log(String(format: "\(scenario): warm-up %.0f cmd/s", warmUp.commandsPerSecond))
 
@@ -147,9 +149,13 @@ struct EndToEndBenchmark {
             log(String(format: "\(scenario): round %d at %.0f cmd/s: ", round, rate) + LatencySummary(microseconds: result.latencies).sentence)
         }
         let memory = try fleet.memory()
-        log("\(scenario): " + memory.map { "VmHWM \($0.peakKiB) kB, VmRSS \($0.currentKiB) kB" }.joined(separator: "; "))
+        log("\(scenario): after the rounds, " + Self.describe(memory))
         return ScenarioResult(scenario: scenario, peakRates: peaks, ceilingRates: ceilings, latencyRate: rate,
                               latencies: LatencySummary(microseconds: latencies), memory: memory)
+    }
+
+    private static func describe(_ memory: [ProcessMemory]) -> String {
+        memory.map { "VmHWM \($0.peakKiB) kB, VmRSS \($0.currentKiB) kB" }.joined(separator: "; ")
     }
 
     /// The worker's whole configuration for a scenario, as an operator would give it.

@@ -8,6 +8,7 @@ final class WorkerFleet: Sendable {
     static let commandsExchange = "checkout.commands"
     static let eventsExchange = "checkout.events"
     static let answersQueue = "bench.answers"
+    static let commandQueues = ["checkout.sync-cart", "checkout.place-order"]
 
     let processes: [WorkerProcess]
     private let publisher: AMQPConnection
@@ -23,14 +24,22 @@ final class WorkerFleet: Sendable {
         self.collecting = collecting
     }
 
-    /// Starts `count` processes with `settings`, waits until each consumes, then listens to every event.
-    static func start(count: Int, executable: String, settings: [String: String], logPrefix: String, endpoint: AMQPEndpoint) async throws -> WorkerFleet {
+    /// Starts `count` processes with `settings`, waits until each consumes both command queues, then
+    /// listens to every event.
+    static func start(
+        count: Int,
+        executable: String,
+        settings: [String: String],
+        logPrefix: String,
+        virtualHost: BenchVirtualHost,
+        endpoint: AMQPEndpoint
+    ) async throws -> WorkerFleet {
         var processes: [WorkerProcess] = []
         do {
             for number in 1...count {
                 processes.append(try WorkerProcess.start(executable: executable, settings: settings, logPath: "\(logPrefix)-worker\(number).log"))
             }
-            for process in processes { try await process.waitUntilConsuming() }
+            try await waitUntilConsuming(processes, on: virtualHost)
             let publisher = try await AMQPConnection.connect(AMQPConfiguration(endpoints: [endpoint]), logger: ConnectionLogger.shared)
             let listener = try await AMQPConnection.connect(AMQPConfiguration(endpoints: [endpoint]), logger: ConnectionLogger.shared)
             try await listener.declare(AMQPTopology(
@@ -79,6 +88,19 @@ final class WorkerFleet: Sendable {
         var statuses: [Int32] = []
         for process in processes { statuses.append(await process.stop()) }
         return statuses
+    }
+
+    private static func waitUntilConsuming(_ processes: [WorkerProcess], on virtualHost: BenchVirtualHost, timeout: Duration = .seconds(90)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            for process in processes { try process.checkRunning() }
+            let consumers = try await virtualHost.consumers()
+            if commandQueues.allSatisfy({ consumers[$0, default: 0] >= processes.count }) { return }
+            guard ContinuousClock.now < deadline else {
+                throw BenchmarkError(message: "\(processes.count) checkout-worker processes did not all consume within \(timeout); logs: \(processes.map(\.logPath))")
+            }
+            try await Task.sleep(for: .milliseconds(500))
+        }
     }
 
     private static func cart(_ label: String, _ index: Int) -> String {
