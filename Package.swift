@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         // The heart: models, the two use cases, their outputs and the ports they need. Foundation only.
@@ -156,7 +157,13 @@ let package = Package(
         .target(name: "CRawAMQPLoop", dependencies: ["CRabbitMQ"]),
         .executableTarget(
             name: "checkout-bench",
-            dependencies: ["RabbitMQ", "CRawAMQPLoop"],
+            dependencies: [
+                "RabbitMQ",
+                "CRawAMQPLoop",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
 
@@ -195,6 +202,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "RabbitMQTests", dependencies: ["RabbitMQ"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CheckoutBenchTests",
+            dependencies: ["checkout-bench", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CheckoutPaymentsTests",
             dependencies: [

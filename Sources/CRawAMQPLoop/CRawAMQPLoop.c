@@ -35,7 +35,7 @@ static int rpc_failed(amqp_connection_state_t conn, crawloop_result *result, con
     return -1;
 }
 
-int crawloop_run(const char *host, int port, const char *user, const char *password,
+int crawloop_run(const char *host, int port, const char *user, const char *password, const char *vhost,
                  const char *in_queue, const char *out_queue, uint16_t prefetch, uint64_t count,
                  crawloop_result *result) {
     memset(result, 0, sizeof *result);
@@ -43,7 +43,7 @@ int crawloop_run(const char *host, int port, const char *user, const char *passw
     amqp_socket_t *socket = amqp_tcp_socket_new(conn);
     int status = amqp_socket_open(socket, host, port);
     if (status != AMQP_STATUS_OK) { amqp_destroy_connection(conn); return fail(result, "connect", status); }
-    amqp_rpc_reply_t login = amqp_login(conn, "/", 0, 131072, 0, AMQP_SASL_METHOD_PLAIN, user, password);
+    amqp_rpc_reply_t login = amqp_login(conn, vhost, 0, 131072, 0, AMQP_SASL_METHOD_PLAIN, user, password);
     if (login.reply_type != AMQP_RESPONSE_NORMAL) { amqp_destroy_connection(conn); return fail(result, "login", AMQP_STATUS_CONNECTION_CLOSED); }
 
     const amqp_channel_t channel = 1;
@@ -78,6 +78,12 @@ int crawloop_run(const char *host, int port, const char *user, const char *passw
             amqp_rpc_reply_t read = amqp_read_message(conn, channel, &message, 0);
             if (read.reply_type != AMQP_RESPONSE_NORMAL) { fail(result, "reading a message", read.library_error); goto done; }
             if (started == 0) started = now_seconds();
+            if (message.properties._flags & AMQP_BASIC_MESSAGE_ID_FLAG) {
+                properties._flags |= AMQP_BASIC_CORRELATION_ID_FLAG;
+                properties.correlation_id = message.properties.message_id;
+            } else {
+                properties._flags &= ~AMQP_BASIC_CORRELATION_ID_FLAG;
+            }
             status = amqp_basic_publish(conn, channel, amqp_empty_bytes, amqp_cstring_bytes(out_queue), 0, 0,
                                         &properties, message.body);
             amqp_destroy_message(&message);

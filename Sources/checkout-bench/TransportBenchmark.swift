@@ -1,4 +1,3 @@
-import CRawAMQPLoop
 import Foundation
 import RabbitMQ
 
@@ -24,7 +23,7 @@ struct TransportBenchmark {
     let prefetches: [UInt16]
 
     func run() async throws -> [Sample] {
-        let connection = try await AMQPConnection.connect(AMQPConfiguration(endpoints: [endpoint]))
+        let connection = try await AMQPConnection.connect(AMQPConfiguration(endpoints: [endpoint]), logger: ConnectionLogger.shared)
         defer { Task { await connection.close() } }
         var samples: [Sample] = []
         for prefetch in prefetches {
@@ -78,20 +77,8 @@ struct TransportBenchmark {
     }
 
     private func runCLoop(from commands: String, to events: String, prefetch: UInt16) async throws -> Double {
-        let endpoint = self.endpoint
-        let count = UInt64(self.count)
-        let result = await Task.detached {
-            var result = crawloop_result()
-            _ = crawloop_run(endpoint.host, Int32(endpoint.port), endpoint.user, endpoint.password,
-                             commands, events, prefetch, count, &result)
-            return result
-        }.value
-        guard result.failed == 0 else {
-            var message = result.message
-            let text = withUnsafeBytes(of: &message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            throw BenchmarkError(message: "the C loop failed: \(text)")
-        }
-        return Double(result.processed) / result.seconds
+        let outcome = try await RawCLoop.run(endpoint: endpoint, from: commands, to: events, prefetch: prefetch, count: count)
+        return Double(outcome.processed) / outcome.seconds
     }
 
     private func runSwiftLoop(from commands: String, to events: String, prefetch: UInt16, on connection: AMQPConnection) async throws -> Double {
@@ -116,20 +103,5 @@ struct TransportBenchmark {
             return ContinuousClock.now - started!
         }
         return Double(count) / elapsed.seconds
-    }
-}
-
-struct BenchmarkError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
-}
-
-func log(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
-}
-
-extension Duration {
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

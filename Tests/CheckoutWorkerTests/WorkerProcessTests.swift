@@ -45,6 +45,10 @@ import Testing
             try await poll(worker, "/metrics") { (Self.value(of: "checkout_broker_reconnects_total", in: $0.body) ?? 0) >= 1 }
 
             // The topology was declared anew and the consumers resumed: commands are handled again.
+            // The test's own client lost the vhost too; it publishes and watches once it recovered.
+            let clientDeadline = ContinuousClock.now + .seconds(30)
+            while !world.client.isConnected, ContinuousClock.now < clientDeadline { try await Task.sleep(for: .milliseconds(50)) }
+            try #require(world.client.isConnected, "the test's client did not reconnect to the re-added vhost")
             try await world.send(.syncCart, [("sync-after", Bodies.syncCart(cart: "cart-after", customer: "cust-1"))])
             try await world.events.wait(timeout: .seconds(20)) { $0.properties.correlationID == "sync-after" }
             worker.terminate()

@@ -9,6 +9,10 @@ struct InMemoryCatalog: ProductCatalog {
     }
 
     func products(_ skus: Set<SKU>) async throws -> [SKU: Product] {
-        try await database.transaction { $0.products.filter { skus.contains($0.key) } }
+        try await database.transaction { state in
+            var found: [SKU: Product] = [:]
+            for sku in skus { found[sku] = state.products[sku] }
+            return found
+        }
     }
 }

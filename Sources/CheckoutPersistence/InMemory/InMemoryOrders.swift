@@ -19,15 +19,16 @@ struct InMemoryOrders: OrderRepository {
             }
             let short = order.lines.filter { (state.products[$0.sku]?.stock ?? 0) < $0.quantity }.map(\.sku)
             guard short.isEmpty else { return .outOfStock(short) }
+            guard state.orders[order.id] == nil else {
+                throw PersistenceError(code: .duplicateOrder, context: "placing order \(order.id)")
+            }
+            let checkedOut = try cart.checkedOut()
             for line in order.lines {
                 if let product = state.products[line.sku] {
                     state.products[line.sku] = product.withStock(product.stock - line.quantity)
                 }
             }
-            guard state.orders[order.id] == nil else {
-                throw PersistenceError(code: .duplicateOrder, context: "placing order \(order.id)")
-            }
-            state.carts[cart.id] = try cart.checkedOut()
+            state.carts[cart.id] = checkedOut
             state.orders[order.id] = order
             _ = state.placeOrderCommands.record(outcome, for: commandID)
             return .placed

@@ -19,18 +19,7 @@ struct CatalogImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try settings.workerConfiguration()
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw CommandFailure("cannot read \(file): \(error.localizedDescription)")
-        }
-        let products: [Product]
-        do {
-            products = try CatalogFile.decode(data)
-        } catch {
-            throw CommandFailure("\(file): \(error)")
-        }
+        let products = try CatalogFileReader.products(at: file)
         var logger = Logger(label: "checkout-worker")
         logger.logLevel = .warning
         let store = try await CheckoutStore.open(configuration.databaseURL, poolSize: 1, logger: logger)

@@ -33,6 +33,15 @@ func buildWorker(
         store = try await CheckoutStore.open(configuration.databaseURL, poolSize: configuration.databasePoolSize, logger: logger)
         resources.append(ClosingService(description: "database") { await store.close() })
     }
+    if let catalogFile = configuration.catalogFile {
+        do {
+            let report = try await store.importCatalog(try CatalogFileReader.products(at: catalogFile))
+            logger.info("imported the start-up catalog", metadata: ["file": "\(catalogFile)", "products": "\(report)"])
+        } catch {
+            for resource in resources { await resource.close() }
+            throw CommandFailure("\(Settings.catalogFile.environmentName): nothing imported: \(error)")
+        }
+    }
 
     let payments: any PaymentProcessor
     switch configuration.paymentProcessor {

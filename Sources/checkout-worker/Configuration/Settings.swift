@@ -6,6 +6,7 @@ enum Settings {
     static let amqpKeyFile = Setting("checkout.amqp.keyFile", accepts: "a readable PEM file, given with CHECKOUT_AMQP_CERT_FILE")
     static let databaseURL = Setting("checkout.database.url", accepts: "sqlite://PATH, postgres://user:pass@host:port/db or memory://")
     static let databasePoolSize = Setting("checkout.database.poolSize", accepts: "a whole number from 1 to 100")
+    static let catalogFile = Setting("checkout.catalog.file", accepts: "a readable JSON file of products, as `checkout-worker catalog import` takes")
     static let paymentProcessor = Setting("checkout.payment.processor", accepts: "sandbox or stripe")
     static let stripeAPIKey = Setting("checkout.stripe.apiKey", accepts: "a Stripe secret key (required with CHECKOUT_PAYMENT_PROCESSOR=stripe)", isSecret: true)
     static let stripeBaseURL = Setting("checkout.stripe.baseURL", accepts: "an http:// or https:// URL")

@@ -16,6 +16,8 @@ struct SettingsOptions: ParsableArguments {
     var databaseURL: String?
     @Option(help: "Database connections at most (CHECKOUT_DATABASE_POOL_SIZE; default twice the concurrency).")
     var databasePoolSize: String?
+    @Option(help: "Products to import (upsert) at start-up, as `catalog import` does (CHECKOUT_CATALOG_FILE; default none).")
+    var catalogFile: String?
     @Option(help: "sandbox or stripe (CHECKOUT_PAYMENT_PROCESSOR; default sandbox).")
     var paymentProcessor: String?
     @Option(help: "Stripe base URL (CHECKOUT_STRIPE_BASE_URL; default https://api.stripe.com). The key is read from CHECKOUT_STRIPE_API_KEY only.")
@@ -46,8 +48,8 @@ struct SettingsOptions: ParsableArguments {
         let flags: [(Setting, String?)] = [
             (Settings.amqpURL, amqpURL), (Settings.amqpCAFile, amqpCAFile), (Settings.amqpCertFile, amqpCertFile),
             (Settings.amqpKeyFile, amqpKeyFile), (Settings.databaseURL, databaseURL), (Settings.databasePoolSize, databasePoolSize),
-            (Settings.paymentProcessor, paymentProcessor), (Settings.stripeBaseURL, stripeBaseURL), (Settings.stripeTimeout, stripeTimeout),
-            (Settings.prefetch, prefetch),
+            (Settings.catalogFile, catalogFile), (Settings.paymentProcessor, paymentProcessor), (Settings.stripeBaseURL, stripeBaseURL),
+            (Settings.stripeTimeout, stripeTimeout), (Settings.prefetch, prefetch),
             (Settings.concurrency, concurrency), (Settings.queueType, queueType), (Settings.retryDelays, retryDelays),
             (Settings.httpPort, httpPort), (Settings.logLevel, logLevel), (Settings.logFormat, logFormat),
             (Settings.shutdownGracePeriod, shutdownGracePeriod), (Settings.claimLease, claimLease),

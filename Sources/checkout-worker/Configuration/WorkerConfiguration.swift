@@ -17,6 +17,9 @@ struct WorkerConfiguration: Sendable {
     var amqp: AMQPConfiguration
     var databaseURL: String
     var databasePoolSize: Int
+    /// Products upserted into the store at start-up (`CHECKOUT_CATALOG_FILE`, an extension): how a
+    /// `memory://` worker in a process of its own gets a catalog.
+    var catalogFile: String?
     var paymentProcessor: PaymentProcessorChoice
     var messaging: MessagingConfiguration
     var httpPort: Int
@@ -72,6 +75,7 @@ struct WorkerConfiguration: Sendable {
             throw Settings.databaseURL.invalid(SecretMasking.maskingPasswords(in: databaseURL))
         }
         self.databaseURL = databaseURL
+        catalogFile = try file(Settings.catalogFile)
 
         switch string(Settings.paymentProcessor) ?? "sandbox" {
         case "sandbox":
@@ -138,6 +142,7 @@ struct WorkerConfiguration: Sendable {
             Settings.amqpCertFile.environmentName: "\(amqp.tls.certificateFile ?? "none")",
             Settings.databaseURL.environmentName: "\(SecretMasking.maskingPasswords(in: databaseURL))",
             Settings.databasePoolSize.environmentName: "\(databasePoolSize)",
+            Settings.catalogFile.environmentName: "\(catalogFile ?? "none")",
             Settings.paymentProcessor.environmentName: "\(payment)",
             Settings.prefetch.environmentName: "\(messaging.prefetch)",
             Settings.concurrency.environmentName: "\(messaging.concurrency)",

@@ -1,0 +1,74 @@
+import RabbitMQ
+
+/// The plain-C loop driven like a worker: the benchmark publishes commands into its queue and times
+/// each of its answers, on a virtual host of its own on the same broker as the workers.
+final class CeilingLoop: Sendable {
+    static let commandsQueue = "bench.ceiling.commands"
+    static let answersQueue = "bench.ceiling.answers"
+
+    private let endpoint: AMQPEndpoint
+    private let prefetch: UInt16
+    private let publisher: AMQPConnection
+    private let listener: AMQPConnection
+    private let collector: AnswerCollector
+    private let collecting: Task<Void, Never>
+
+    private init(endpoint: AMQPEndpoint, prefetch: UInt16, publisher: AMQPConnection, listener: AMQPConnection, collector: AnswerCollector, collecting: Task<Void, Never>) {
+        self.endpoint = endpoint
+        self.prefetch = prefetch
+        self.publisher = publisher
+        self.listener = listener
+        self.collector = collector
+        self.collecting = collecting
+    }
+
+    /// Declares its two durable queues, as the worker's command queues are durable, and starts listening.
+    static func open(_ endpoint: AMQPEndpoint, prefetch: UInt16) async throws -> CeilingLoop {
+        let publisher = try await AMQPConnection.connect(AMQPConfiguration(endpoints: [endpoint]), logger: ConnectionLogger.shared)
+        let listener = try await AMQPConnection.connect(AMQPConfiguration(endpoints: [endpoint]), logger: ConnectionLogger.shared)
+        try await publisher.declare(AMQPTopology(queues: [.init(name: commandsQueue), .init(name: answersQueue)]))
+        let consumer = try await listener.consume(queue: answersQueue, prefetch: 1_000)
+        let collector = AnswerCollector()
+        let collecting = Task { await collector.collect(consumer) }
+        return CeilingLoop(endpoint: endpoint, prefetch: prefetch, publisher: publisher, listener: listener, collector: collector, collecting: collecting)
+    }
+
+    /// Publishes `count` commands (flat out, or at `rate` per second) through one run of the C loop.
+    ///
+    /// One command goes first and is waited for, so that the run starts once the loop consumes.
+    func run(count: Int, rate: Double?, label: String) async throws -> RunResult {
+        let endpoint = endpoint
+        let prefetch = prefetch
+        let loop = Task {
+            try await RawCLoop.run(endpoint: endpoint, from: Self.commandsQueue, to: Self.answersQueue, prefetch: prefetch, count: count + 1)
+        }
+        do {
+            var priming = LoadRun(publisher: publisher, collector: collector)
+            priming.stallTimeout = .seconds(15)
+            _ = try await priming.run(RunLedger(idPrefix: "\(label)-prime-", count: 1, expectedType: nil), message: Self.command)
+            let result = try await LoadRun(publisher: publisher, collector: collector, rate: rate)
+                .run(RunLedger(idPrefix: "\(label)-", count: count, expectedType: nil), message: Self.command)
+            _ = try await loop.value
+            return result
+        } catch {
+            // The loop gives up by itself within ten seconds without frames; its own error says more.
+            _ = try await loop.value
+            throw error
+        }
+    }
+
+    func close() async {
+        collecting.cancel()
+        await listener.close()
+        await publisher.close()
+    }
+
+    private static func command(_ index: Int, _ messageID: String) -> AMQPMessage {
+        AMQPMessage(
+            exchange: "",
+            routingKey: commandsQueue,
+            properties: AMQPProperties(contentType: "application/json", deliveryMode: .persistent, messageID: messageID),
+            body: Workload.syncCart(cart: "k\(messageID)", index: index)
+        )
+    }
+}

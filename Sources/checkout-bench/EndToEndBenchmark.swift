@@ -1,0 +1,189 @@
+import Foundation
+import Histogram
+import RabbitMQ
+
+/// Publish → worker process → result event, for each scenario, with the C loop measured in the same
+/// invocation on the same broker as the ceiling.
+///
+/// Every scenario gets a virtual host of its own (and a schema or file of its own), fresh worker
+/// processes configured only through `CHECKOUT_*`, and a warm-up. Its flat-out rounds alternate with
+/// rounds of the C loop, so that the machine's noise hits both alike; its latency rounds then run at
+/// half its median peak rate.
+struct EndToEndBenchmark {
+    /// The broker; each scenario replaces the virtual host with its own.
+    var broker: AMQPEndpoint
+    var workerExecutable: String
+    var rabbitmqctl: String
+    var psql: String
+    var postgresURL: String?
+    var count: Int
+    var rounds: Int
+    var prefetch: UInt16
+    var concurrency: Int
+    var poolSize: Int
+    var workerLogLevel: String
+    /// Logs, catalog and SQLite files; kept when a run fails, for its logs.
+    var directory: URL
+    /// Part of every name the benchmark makes, so that two invocations never meet.
+    var runID = "\(ProcessInfo.processInfo.processIdentifier)"
+
+    func run(_ scenarios: [Scenario]) async throws -> [ScenarioResult] {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let catalog = directory.appendingPathComponent("catalog.json")
+        try Workload.catalogJSON().write(to: catalog)
+
+        let ceilingHost = try await BenchVirtualHost.create("checkout-bench-\(runID)-ceiling", for: broker.user, rabbitmqctl: rabbitmqctl)
+        let ceiling: CeilingLoop
+        do {
+            ceiling = try await CeilingLoop.open(endpoint(ceilingHost.name), prefetch: prefetch)
+        } catch {
+            await ceilingHost.delete()
+            throw error
+        }
+        do {
+            var results = [try await measureCeiling(ceiling)]
+            for (index, scenario) in scenarios.enumerated() {
+                results.append(try await measure(scenario, number: index + 1, ceiling: ceiling, catalog: catalog.path))
+            }
+            await ceiling.close()
+            await ceilingHost.delete()
+            try? FileManager.default.removeItem(at: directory)
+            return results
+        } catch {
+            await ceiling.close()
+            await ceilingHost.delete()
+            log("logs kept in \(directory.path)")
+            throw error
+        }
+    }
+
+    /// The C loop alone: its peak, and its latency at half of it.
+    private func measureCeiling(_ ceiling: CeilingLoop) async throws -> ScenarioResult {
+        var peaks: [Double] = []
+        for round in 1...rounds {
+            let result = try await ceiling.run(count: count, rate: nil, label: "0-f\(round)")
+            peaks.append(result.commandsPerSecond)
+            log(String(format: "C loop: round %d flat out %.0f msg/s", round, result.commandsPerSecond))
+        }
+        let rate = peaks.median / 2
+        var latencies = RunLedger.emptyLatencies
+        for round in 1...rounds {
+            let result = try await ceiling.run(count: count, rate: rate, label: "0-h\(round)")
+            latencies.add(result.latencies)
+            log(String(format: "C loop: round %d at %.0f msg/s: ", round, rate) + LatencySummary(microseconds: result.latencies).sentence)
+        }
+        return ScenarioResult(scenario: nil, peakRates: peaks, ceilingRates: [], latencyRate: rate,
+                              latencies: LatencySummary(microseconds: latencies), memory: [])
+    }
+
+    private func measure(_ scenario: Scenario, number: Int, ceiling: CeilingLoop, catalog: String) async throws -> ScenarioResult {
+        let name = "checkout-bench-\(runID)-\(number)"
+        log("\(scenario): virtual host \(name)")
+        let host = try await BenchVirtualHost.create(name, for: broker.user, rabbitmqctl: rabbitmqctl)
+        var schema: PostgresSchema?
+        do {
+            let databaseURL: String
+            switch scenario.store {
+            case .memory:
+                databaseURL = "memory://"
+            case .sqlite:
+                databaseURL = "sqlite://" + directory.appendingPathComponent("\(name).sqlite").path
+            case .postgres:
+                guard let postgresURL else {
+                    throw BenchmarkError(message: "\(scenario) needs --postgres-url (or POSTGRES_URL); or leave postgres out of --stores")
+                }
+                let made = try await PostgresSchema.create("checkout_bench_\(runID)_\(number)", in: postgresURL, psql: psql)
+                schema = made
+                databaseURL = made.workerURL
+            }
+            let fleet = try await WorkerFleet.start(
+                count: scenario.processes,
+                executable: workerExecutable,
+                settings: workerSettings(virtualHost: name, databaseURL: databaseURL, catalog: catalog),
+                logPrefix: directory.appendingPathComponent(name).path,
+                virtualHost: host,
+                endpoint: endpoint(name)
+            )
+            let result: ScenarioResult
+            do {
+                result = try await measure(scenario, number: number, on: fleet, ceiling: ceiling)
+            } catch {
+                _ = await fleet.stop()
+                throw error
+            }
+            let statuses = await fleet.stop()
+            for (process, status) in zip(fleet.processes, statuses) where status != 0 {
+                log("\(scenario): checkout-worker (pid \(process.pid)) exited with \(status) after SIGTERM; log: \(process.logPath)")
+            }
+            await schema?.drop()
+            await host.delete()
+            return result
+        } catch {
+            await schema?.drop()
+            await host.delete()
+            throw error
+        }
+    }
+
+    private func measure(_ scenario: Scenario, number: Int, on fleet: WorkerFleet, ceiling: CeilingLoop) async throws -> ScenarioResult {
+        log("\(scenario): consuming, " + Self.describe(try fleet.memory()))
+        let warmUp = try await fleet.run(scenario.command, count: min(count, 1_000), rate: nil, label: "\(number)-w")
+        log(String(format: "\(scenario): warm-up %.0f cmd/s", warmUp.commandsPerSecond))
+
+        var peaks: [Double] = []
+        var ceilings: [Double] = []
+        for round in 1...rounds {
+            let raw = try await ceiling.run(count: count, rate: nil, label: "\(number)-c\(round)")
+            let result = try await fleet.run(scenario.command, count: count, rate: nil, label: "\(number)-f\(round)")
+            ceilings.append(raw.commandsPerSecond)
+            peaks.append(result.commandsPerSecond)
+            log(String(format: "\(scenario): round %d flat out %.0f cmd/s (C loop %.0f msg/s, ratio %.2f)",
+                       round, result.commandsPerSecond, raw.commandsPerSecond, result.commandsPerSecond / raw.commandsPerSecond))
+        }
+
+        let rate = peaks.median / 2
+        var latencies = RunLedger.emptyLatencies
+        for round in 1...rounds {
+            let result = try await fleet.run(scenario.command, count: count, rate: rate, label: "\(number)-h\(round)")
+            latencies.add(result.latencies)
+            log(String(format: "\(scenario): round %d at %.0f cmd/s: ", round, rate) + LatencySummary(microseconds: result.latencies).sentence)
+        }
+        let memory = try fleet.memory()
+        log("\(scenario): after the rounds, " + Self.describe(memory))
+        return ScenarioResult(scenario: scenario, peakRates: peaks, ceilingRates: ceilings, latencyRate: rate,
+                              latencies: LatencySummary(microseconds: latencies), memory: memory)
+    }
+
+    private static func describe(_ memory: [ProcessMemory]) -> String {
+        memory.map { "VmHWM \($0.peakKiB) kB, VmRSS \($0.currentKiB) kB" }.joined(separator: "; ")
+    }
+
+    /// The worker's whole configuration for a scenario, as an operator would give it.
+    private func workerSettings(virtualHost: String, databaseURL: String, catalog: String) -> [String: String] {
+        [
+            "CHECKOUT_AMQP_URL": amqpURL(virtualHost),
+            "CHECKOUT_DATABASE_URL": databaseURL,
+            "CHECKOUT_DATABASE_POOL_SIZE": "\(poolSize)",
+            "CHECKOUT_CATALOG_FILE": catalog,
+            "CHECKOUT_PAYMENT_PROCESSOR": "sandbox",
+            "CHECKOUT_PREFETCH": "\(prefetch)",
+            "CHECKOUT_CONCURRENCY": "\(concurrency)",
+            "CHECKOUT_HTTP_PORT": "0",
+            "CHECKOUT_LOG_LEVEL": workerLogLevel,
+            "CHECKOUT_LOG_FORMAT": "json",
+        ]
+    }
+
+    private func endpoint(_ virtualHost: String) -> AMQPEndpoint {
+        var endpoint = broker
+        endpoint.virtualHost = virtualHost
+        return endpoint
+    }
+
+    private func amqpURL(_ virtualHost: String) -> String {
+        let user = broker.user.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? broker.user
+        let password = broker.password.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? broker.password
+        let host = broker.host.contains(":") ? "[\(broker.host)]" : broker.host
+        return "\(broker.usesTLS ? "amqps" : "amqp")://\(user):\(password)@\(host):\(broker.port)/\(virtualHost)"
+    }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import RabbitMQ
+
+/// `checkout-bench end-to-end`: commands published → `checkout-worker` processes → result events.
+struct EndToEndCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "end-to-end",
+        abstract: "Throughput and latency from publish to result event through real worker processes, against the C loop.",
+        discussion: """
+            For each scenario (use case × store × processes) it starts the built checkout-worker on a virtual host of its own, \
+            measures the peak throughput flat out in rounds alternating with the C loop, then p50/p99/p99.9 at half that rate, \
+            and each worker's resident memory (VmHWM). Needs rabbitmqctl for the virtual hosts and, for PostgreSQL, psql.
+            """,
+        aliases: ["e2e"]
+    )
+
+    static var environmentBrokerURL: String {
+        ProcessInfo.processInfo.environment["RABBITMQ_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "amqp://guest:guest@127.0.0.1:5672/%2F"
+    }
+
+    @Option(help: "Broker URL, RABBITMQ_URL when set; its virtual host is not used.")
+    var url = Self.environmentBrokerURL
+    @Option(help: "rabbitmqctl for the broker, RABBITMQCTL when set: it makes and deletes the virtual hosts.")
+    var rabbitmqctl = ProcessInfo.processInfo.environment["RABBITMQCTL"].flatMap { $0.isEmpty ? nil : $0 } ?? "rabbitmqctl"
+    @Option(help: "PostgreSQL URL; each scenario works in a schema of its own (default: POSTGRES_URL).")
+    var postgresURL: String?
+    @Option(help: "psql, to make and drop those schemas.")
+    var psql = "psql"
+    @Option(help: "The checkout-worker executable (default: the one next to this checkout-bench).")
+    var worker: String?
+
+    @Option(help: "Commands per round.")
+    var count = 5_000
+    @Option(help: "Flat-out rounds, then as many latency rounds, per scenario.")
+    var rounds = 3
+    @Option(help: "CHECKOUT_PREFETCH of the workers, and the C loop's prefetch.")
+    var prefetch: UInt16 = 300
+    @Option(help: "CHECKOUT_CONCURRENCY of the workers (default: the prefetch, so that a worker works on all it holds, as the C loop does).")
+    var concurrency: Int?
+    @Option(help: "CHECKOUT_DATABASE_POOL_SIZE of the workers.")
+    var poolSize = 10
+    @Option(help: "CHECKOUT_LOG_LEVEL of the workers (their logs go to files).")
+    var workerLogLevel = "info"
+
+    @Option(help: "Use cases, comma-separated (default: sync-cart,place-order).", transform: CommaList.parse { BenchCommand(rawValue: $0) })
+    var commands: [BenchCommand] = BenchCommand.allCases
+    @Option(help: "Stores, comma-separated (default: memory,sqlite,postgres).", transform: CommaList.parse { StoreKind(rawValue: $0) })
+    var stores: [StoreKind] = StoreKind.allCases
+    @Option(help: "Worker processes per scenario, comma-separated (default: 1,2).", transform: CommaList.parse { Int($0).flatMap { $0 > 0 ? $0 : nil } })
+    var processes: [Int] = [1, 2]
+
+    func validate() throws {
+        guard count > 0, rounds > 0, poolSize > 0, prefetch > 0 else {
+            throw ValidationError("--count, --rounds, --prefetch and --pool-size take positive numbers")
+        }
+        if let concurrency, concurrency <= 0 { throw ValidationError("--concurrency takes a positive number") }
+    }
+
+    func run() async throws {
+        let started = ContinuousClock.now
+        let executable = try workerExecutable()
+        let (scenarios, leftOut) = Scenario.plan(commands: commands, stores: stores, processes: processes)
+        let benchmark = EndToEndBenchmark(
+            broker: try AMQPEndpoint(url: url),
+            workerExecutable: executable,
+            rabbitmqctl: rabbitmqctl,
+            psql: psql,
+            postgresURL: postgresURL ?? ProcessInfo.processInfo.environment["POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 },
+            count: count,
+            rounds: rounds,
+            prefetch: prefetch,
+            concurrency: concurrency ?? Int(prefetch),
+            poolSize: poolSize,
+            workerLogLevel: workerLogLevel,
+            directory: FileManager.default.temporaryDirectory.appendingPathComponent("checkout-bench-\(ProcessInfo.processInfo.processIdentifier)")
+        )
+        log("end-to-end benchmark: \(count) commands per round, \(rounds) rounds, prefetch \(prefetch), concurrency \(benchmark.concurrency), "
+            + "pool \(poolSize), broker \(benchmark.broker), worker \(executable)")
+        for line in leftOut { log("left out: \(line)") }
+        let work = Task { try await benchmark.run(scenarios) }
+        let interruption = Interruption(cancelling: work)
+        defer { interruption.end() }
+        let results: [ScenarioResult]
+        do {
+            results = try await work.value
+        } catch is CancellationError {
+            throw ExitCode(130)
+        }
+        print(EndToEndReport(results: results, leftOut: leftOut).markdown)
+        log("took \(Int((ContinuousClock.now - started).seconds)) s")
+    }
+
+    private func workerExecutable() throws -> String {
+        let path = worker ?? URL(fileURLWithPath: Self.ownExecutable).deletingLastPathComponent().appendingPathComponent("checkout-worker").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw ValidationError("no checkout-worker at \(path); build it (swift build -c release --product checkout-worker) or give --worker")
+        }
+        return path
+    }
+
+    /// This process's executable, through /proc so that a relative argv[0] or a symlink does not matter.
+    private static var ownExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import RabbitMQ
+
+/// The worker processes of one scenario, competing for the queues of one virtual host, and the
+/// client connections that send them commands and time their events.
+final class WorkerFleet: Sendable {
+    /// The contract's exchanges, which the workers declare.
+    static let commandsExchange = "checkout.commands"
+    static let eventsExchange = "checkout.events"
+    static let answersQueue = "bench.answers"
+    static let commandQueues = ["checkout.sync-cart", "checkout.place-order"]
+
+    let processes: [WorkerProcess]
+    private let publisher: AMQPConnection
+    private let listener: AMQPConnection
+    private let collector: AnswerCollector
+    private let collecting: Task<Void, Never>
+
+    private init(processes: [WorkerProcess], publisher: AMQPConnection, listener: AMQPConnection, collector: AnswerCollector, collecting: Task<Void, Never>) {
+        self.processes = processes
+        self.publisher = publisher
+        self.listener = listener
+        self.collector = collector
+        self.collecting = collecting
+    }
+
+    /// Starts `count` processes with `settings`, waits until each consumes both command queues, then
+    /// listens to every event.
+    static func start(
+        count: Int,
+        executable: String,
+        settings: [String: String],
+        logPrefix: String,
+        virtualHost: BenchVirtualHost,
+        endpoint: AMQPEndpoint
+    ) async throws -> WorkerFleet {
+        var processes: [WorkerProcess] = []
+        do {
+            for number in 1...count {
+                processes.append(try WorkerProcess.start(executable: executable, settings: settings, logPath: "\(logPrefix)-worker\(number).log"))
+            }
+            try await waitUntilConsuming(processes, on: virtualHost)
+            let publisher = try await AMQPConnection.connect(AMQPConfiguration(endpoints: [endpoint]), logger: ConnectionLogger.shared)
+            let listener = try await AMQPConnection.connect(AMQPConfiguration(endpoints: [endpoint]), logger: ConnectionLogger.shared)
+            try await listener.declare(AMQPTopology(
+                queues: [.init(name: answersQueue)],
+                bindings: [.init(queue: answersQueue, exchange: eventsExchange, routingKey: "#")]
+            ))
+            let consumer = try await listener.consume(queue: answersQueue, prefetch: 1_000)
+            let collector = AnswerCollector()
+            let collecting = Task { await collector.collect(consumer) }
+            return WorkerFleet(processes: processes, publisher: publisher, listener: listener, collector: collector, collecting: collecting)
+        } catch {
+            for process in processes { await process.stop() }
+            throw error
+        }
+    }
+
+    /// Sends `count` commands of one kind, flat out or at `rate` per second, and times each to its event.
+    ///
+    /// PlaceOrder needs synced carts: they are synced first, flat out and untimed.
+    func run(_ command: BenchCommand, count: Int, rate: Double?, label: String) async throws -> RunResult {
+        if command == .placeOrder {
+            _ = try await LoadRun(publisher: publisher, collector: collector)
+                .run(RunLedger(idPrefix: "\(label)-cart-", count: count, expectedType: BenchCommand.syncCart.acceptedEvent)) { index, messageID in
+                    Self.command(.syncCart, messageID: messageID, body: Workload.syncCart(cart: Self.cart(label, index), index: index))
+                }
+        }
+        return try await LoadRun(publisher: publisher, collector: collector, rate: rate)
+            .run(RunLedger(idPrefix: "\(label)-", count: count, expectedType: command.acceptedEvent)) { index, messageID in
+                let body = switch command {
+                case .syncCart: Workload.syncCart(cart: Self.cart(label, index), index: index)
+                case .placeOrder: Workload.placeOrder(cart: Self.cart(label, index))
+                }
+                return Self.command(command, messageID: messageID, body: body)
+            }
+    }
+
+    func memory() throws -> [ProcessMemory] {
+        try processes.map { try $0.memory() }
+    }
+
+    /// Closes the client connections and stops every process with SIGTERM; returns their exit statuses.
+    func stop() async -> [Int32] {
+        collecting.cancel()
+        await listener.close()
+        await publisher.close()
+        var statuses: [Int32] = []
+        for process in processes { statuses.append(await process.stop()) }
+        return statuses
+    }
+
+    private static func waitUntilConsuming(_ processes: [WorkerProcess], on virtualHost: BenchVirtualHost, timeout: Duration = .seconds(90)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            for process in processes { try process.checkRunning() }
+            let consumers = try await virtualHost.consumers()
+            if commandQueues.allSatisfy({ consumers[$0, default: 0] >= processes.count }) { return }
+            guard ContinuousClock.now < deadline else {
+                throw BenchmarkError(message: "\(processes.count) checkout-worker processes did not all consume within \(timeout); logs: \(processes.map(\.logPath))")
+            }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+    }
+
+    private static func cart(_ label: String, _ index: Int) -> String {
+        "k\(label)-\(index)"
+    }
+
+    private static func command(_ command: BenchCommand, messageID: String, body: [UInt8]) -> AMQPMessage {
+        AMQPMessage(
+            exchange: commandsExchange,
+            routingKey: command.routingKey,
+            properties: AMQPProperties(contentType: "application/json", deliveryMode: .persistent, messageID: messageID),
+            body: body
+        )
+    }
+}
