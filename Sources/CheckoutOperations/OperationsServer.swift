@@ -26,7 +26,7 @@ public struct OperationsServer: Service {
 
     /// - Parameters:
     ///   - host: The address to bind; `0.0.0.0` to be reachable from outside a container.
-    ///   - port: The port to bind; 0 for any free port (see ``listeningPort``).
+    ///   - port: The port to bind; 0 for any free port (see ``listeningPort``, and the start-up log line's `http.port`).
     ///   - readinessChecks: What `/health/ready` asks, in the order its body lists them.
     ///   - checkTimeout: How long one check may take before it counts as `timed-out`.
     ///   - registry: What `/metrics` renders, usually ``MetricsBootstrap/registry``.
@@ -59,8 +59,10 @@ public struct OperationsServer: Service {
         let application = Application(
             router: router(),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
-            onServerRunning: { [listening] channel in
+            onServerRunning: { [listening, logger] channel in
                 guard let port = channel.localAddress?.port else { return }
+                // The port actually bound, as a field of its own: with port 0 nothing else tells it.
+                logger.info("serving /health/live, /health/ready and /metrics", metadata: ["http.port": "\(port)"])
                 listening.listen(on: port)
             },
             logger: logger

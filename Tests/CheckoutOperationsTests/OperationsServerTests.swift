@@ -96,6 +96,17 @@ struct OperationsServerTests {
         }
     }
 
+    @Test func logsThePortItBoundSoThatPortZeroCanBeFound() async throws {
+        let lines = LineCollector()
+        let sut = makeSUT(logger: Logger(label: "checkout-worker") { JSONLogHandler(label: $0, sink: lines.sink) })
+
+        try await withRunningServer(sut) { port in
+            let served = try lines.objects().filter { $0["http.port"] != nil }
+            #expect(served.count == 1)
+            #expect(served.first?["http.port"] as? String == "\(port)")
+        }
+    }
+
     @Test func saysItIsNotListeningOnceStopped() async throws {
         let sut = makeSUT()
 
@@ -112,7 +123,8 @@ struct OperationsServerTests {
             ReadinessCheck("consumers") { true },
         ],
         checkTimeout: Duration = .seconds(2),
-        metrics: MetricsBootstrap = MetricsBootstrap()
+        metrics: MetricsBootstrap = MetricsBootstrap(),
+        logger: Logger = Logger(label: "operations-tests") { _ in SwiftLogNoOpLogHandler() }
     ) -> OperationsServer {
         OperationsServer(
             host: "127.0.0.1",
@@ -120,7 +132,7 @@ struct OperationsServerTests {
             readinessChecks: checks,
             checkTimeout: checkTimeout,
             registry: metrics.registry,
-            logger: Logger(label: "operations-tests") { _ in SwiftLogNoOpLogHandler() }
+            logger: logger
         )
     }
 
