@@ -221,6 +221,7 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings

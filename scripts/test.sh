@@ -39,6 +39,11 @@ trap 'exit 143' TERM
 
 say "building (swift build --build-tests)"
 swift build --build-tests
+# WorkerProcessTests and CrashSafetyTests run the executable itself, from the build directory.
+[[ -x "$(swift build --show-bin-path)/checkout-worker" ]] || {
+    echo "test.sh: ERROR: the build produced no $(swift build --show-bin-path)/checkout-worker, which the process tests run" >&2
+    exit 1
+}
 
 if "$SERVERS" status >/dev/null 2>&1; then
     say "test servers already running: reusing them and leaving them up"

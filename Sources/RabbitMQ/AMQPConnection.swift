@@ -9,13 +9,30 @@ public import Logging
 public final class AMQPConnection: Sendable {
     private let driver: AMQPConnectionDriver
 
+    /// Runs tasks on the connection's own thread, between its frames.
+    ///
+    /// A task that mostly waits on the transport (receive a delivery, publish, await the confirm, ack) and
+    /// prefers this executor, `Task(executorPreference: connection.executor)`, never changes threads: the
+    /// delivery, its publish, the confirm that resumes it and its ack are all handled where librabbitmq
+    /// runs. Keep blocking calls and long computations off it: while a job runs, no frame is read.
+    public let executor: any TaskExecutor
+
     private init(driver: AMQPConnectionDriver) {
         self.driver = driver
+        executor = AMQPConnectionExecutor(driver: driver)
     }
 
     /// Connects to the first node that answers; throws the last node's error when none does.
-    public static func connect(_ configuration: AMQPConfiguration, logger: Logger = Logger(label: "rabbitmq")) async throws -> AMQPConnection {
-        let driver = AMQPConnectionDriver(configuration: configuration, logger: logger)
+    ///
+    /// - Parameter onReconnect: Called each time the connection is recovered after a loss, once the
+    ///   topology is re-declared and the consumers resumed (for a metric). It runs on the connection's
+    ///   own thread, so it must return at once.
+    public static func connect(
+        _ configuration: AMQPConfiguration,
+        logger: Logger = Logger(label: "rabbitmq"),
+        onReconnect: @escaping @Sendable () -> Void = {}
+    ) async throws -> AMQPConnection {
+        let driver = AMQPConnectionDriver(configuration: configuration, logger: logger, onReconnect: onReconnect)
         try await driver.start()
         return AMQPConnection(driver: driver)
     }
@@ -83,6 +100,6 @@ public final class AMQPConnection: Sendable {
 
     private func submit<Value>(_ command: AMQPConnectionDriver.Command, orFail continuation: CheckedContinuation<Value, any Error>) {
         guard !driver.submit(command) else { return }
-        continuation.resume(throwing: AMQPError(code: .closed, message: "the connection was closed by the application"))
+        continuation.resume(throwing: AMQPError.closedByApplication)
     }
 }

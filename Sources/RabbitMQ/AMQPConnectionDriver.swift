@@ -31,6 +31,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         case settle(consumerID: Int, generation: UInt64, deliveryTag: UInt64, AMQPSettlement)
         case queueOperation(QueueOperation, Reply<UInt32>)
         case close(CheckedContinuation<Void, Never>)
+        /// A job of a task that prefers ``AMQPConnection/executor``: run on this thread, between frames.
+        case run(UnownedJob, on: UnownedTaskExecutor)
     }
 
     enum QueueOperation {
@@ -88,10 +90,13 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     private static let publishChannel: UInt16 = 2
     private static let frameMax: Int32 = 131_072
     private static let rpcTimeout: Duration = .seconds(30)
+    /// The OS name of every driver thread (at most 15 characters on Linux).
+    static let threadName = "amqp-driver"
 
     let configuration: AMQPConfiguration
     let statistics = AMQPConnectionStatistics()
     private let logger: Logger
+    private let onReconnect: @Sendable () -> Void
     private let inbox = Mutex(Inbox())
     private let wakeReader: Int32
     private let wakeWriter: Int32
@@ -124,9 +129,10 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     private var pollDescriptors: [pollfd] = []
     private var drainBuffer = [UInt8](repeating: 0, count: 256)
 
-    init(configuration: AMQPConfiguration, logger: Logger) {
+    init(configuration: AMQPConfiguration, logger: Logger, onReconnect: @escaping @Sendable () -> Void) {
         self.configuration = configuration
         self.logger = logger
+        self.onReconnect = onReconnect
         var descriptors: [Int32] = [-1, -1]
         precondition(pipe(&descriptors) == 0, "pipe() failed: \(errno)")
         for descriptor in descriptors {
@@ -184,6 +190,10 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     // MARK: - The loop
 
     private func run() {
+        #if os(Linux)
+        // Foundation does not pass `Thread.name` on to Linux, where `top -H` and debuggers read it from here.
+        try? Self.threadName.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+        #endif
         while !isFinished {
             loopTick.store(Self.monotonicNanoseconds(), ordering: .relaxed)
             if connection == nil {
@@ -200,9 +210,19 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     }
 
     private func runConnectedIteration() throws(AMQPError) {
-        for command in takeCommands() {
-            try handle(command)
-            if isFinished { return }
+        let commands = takeCommands()
+        for (index, command) in commands.enumerated() {
+            do {
+                try handle(command)
+            } catch {
+                // The rest are handled after the teardown, as commands that arrived while disconnected.
+                putBack(commands[(index + 1)...])
+                throw error
+            }
+            if isFinished {
+                refuse(commands[(index + 1)...])
+                return
+            }
         }
         try flushAcks()
         try repairChannels()
@@ -239,9 +259,13 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     }
 
     private func runDisconnected() {
-        for command in takeCommands() {
+        let commands = takeCommands()
+        for (index, command) in commands.enumerated() {
             handleWhileDisconnected(command)
-            if isFinished { return }
+            if isFinished {
+                refuse(commands[(index + 1)...])
+                return
+            }
         }
         let now = ContinuousClock.now
         guard now >= nextConnectAt else {
@@ -265,6 +289,12 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             inbox.commands.removeAll(keepingCapacity: true)
             return commands
         }
+    }
+
+    /// Returns commands taken but not handled to the front of the inbox, in their order.
+    private func putBack(_ commands: ArraySlice<Command>) {
+        guard !commands.isEmpty else { return }
+        inbox.withLock { $0.commands.insert(contentsOf: commands, at: 0) }
     }
 
     /// Sleeps until the socket is readable, a command arrives, or the timeout passes; returns whether
@@ -337,6 +367,9 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             closeConnection(replyText: "connection closed by the application")
             finish()
             done.resume()
+
+        case .run(let job, let executor):
+            job.runSynchronously(on: executor)
         }
     }
 
@@ -360,6 +393,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         case .close(let done):
             finish()
             done.resume()
+        case .run(let job, let executor):
+            job.runSynchronously(on: executor)
         }
     }
 
@@ -371,18 +406,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             inbox.commands.removeAll()
             return commands
         }
-        let closed = AMQPError(code: .closed, message: "the connection was closed by the application")
-        for command in remaining {
-            switch command {
-            case .declare(_, let reply), .publish(_, let reply): reply.resume(throwing: closed)
-            case .consume(_, _, let stream, let reply):
-                stream.finish()
-                reply.resume(throwing: closed)
-            case .queueOperation(_, let reply): reply.resume(throwing: closed)
-            case .close(let done): done.resume()
-            case .cancelConsumer, .settle: break
-            }
-        }
+        refuse(remaining[...])
+        let closed = AMQPError.closedByApplication
         for waiter in confirms.removeAll() { waiter.resume(throwing: closed) }
         for (_, waiter) in publishesWhileBlocked { waiter.resume(throwing: closed) }
         publishesWhileBlocked.removeAll()
@@ -391,6 +416,23 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         if let initialConnect {
             self.initialConnect = nil
             initialConnect.resume(throwing: closed)
+        }
+    }
+
+    /// Answers commands that came too late, after ``finish()``: the connection is closed.
+    private func refuse(_ commands: ArraySlice<Command>) {
+        let closed = AMQPError.closedByApplication
+        for command in commands {
+            switch command {
+            case .declare(_, let reply), .publish(_, let reply): reply.resume(throwing: closed)
+            case .consume(_, _, let stream, let reply):
+                stream.finish()
+                reply.resume(throwing: closed)
+            case .queueOperation(_, let reply): reply.resume(throwing: closed)
+            case .close(let done): done.resume()
+            case .cancelConsumer, .settle: break
+            case .run(let job, _): globalConcurrentExecutor.enqueue(ExecutorJob(job))
+            }
         }
     }
 
@@ -437,6 +479,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             initialConnect.resume()
         } else {
             statistics.recordReconnect()
+            onReconnect()
             logger.notice("reconnected to the broker; topology re-declared and consumers resumed", metadata: [
                 "endpoint": "\(endpoint)", "attempts": "\(reconnectAttempt + 1)",
             ])

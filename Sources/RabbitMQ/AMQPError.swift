@@ -58,6 +58,9 @@ public struct AMQPError: Error, Sendable, Hashable, CustomStringConvertible {
         return "\(code): \(message)"
     }
 
+    /// What every operation on a connection after ``AMQPConnection/close()`` fails with.
+    static let closedByApplication = AMQPError(code: .closed, message: "the connection was closed by the application")
+
     static func invalidURL(_ url: String, reason: String) -> AMQPError {
         let shown = url.contains("@") ? "(URL with credentials hidden)" : "'\(url)'"
         return AMQPError(code: .invalidURL, message: "broker URL \(shown) is invalid: \(reason)")

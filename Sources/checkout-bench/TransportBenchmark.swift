@@ -1,7 +1,6 @@
 import CRawAMQPLoop
 import Foundation
 import RabbitMQ
-import Synchronization
 
 /// The consume → publish-with-confirm → ack loop, on the Swift transport and on plain librabbitmq.
 ///
@@ -96,22 +95,26 @@ struct TransportBenchmark {
     }
 
     private func runSwiftLoop(from commands: String, to events: String, prefetch: UInt16, on connection: AMQPConnection) async throws -> Double {
-        let consumer = try await connection.consume(queue: commands, prefetch: prefetch)
         let eventProperties = AMQPProperties(contentType: "application/json", deliveryMode: .persistent)
-        let started = Mutex<ContinuousClock.Instant?>(nil)
-        try await withThrowingDiscardingTaskGroup { group in
-            var received = 0
-            for await delivery in consumer {
-                if received == 0 { started.withLock { $0 = .now } }
-                received += 1
-                group.addTask {
-                    try await connection.publish(AMQPMessage(exchange: "", routingKey: events, properties: eventProperties, body: delivery.body))
-                    delivery.ack()
+        let count = self.count
+        // As the worker runs its consumers: on the connection's executor, so no message changes threads.
+        let elapsed = try await withTaskExecutorPreference(connection.executor) {
+            let consumer = try await connection.consume(queue: commands, prefetch: prefetch)
+            var started: ContinuousClock.Instant?
+            try await withThrowingDiscardingTaskGroup { group in
+                var received = 0
+                for await delivery in consumer {
+                    if received == 0 { started = .now }
+                    received += 1
+                    group.addTask {
+                        try await connection.publish(AMQPMessage(exchange: "", routingKey: events, properties: eventProperties, body: delivery.body))
+                        delivery.ack()
+                    }
+                    if received == count { break }
                 }
-                if received == count { break }
             }
+            return ContinuousClock.now - started!
         }
-        let elapsed = ContinuousClock.now - started.withLock { $0! }
         return Double(count) / elapsed.seconds
     }
 }

@@ -20,6 +20,7 @@ import Testing
         #expect(configuration.httpPort == 8080)
         #expect(configuration.logFormat.rawValue == "json")
         #expect(configuration.logLevel == .info)
+        #expect(configuration.claimLease == .seconds(120))
         guard case .sandbox = configuration.paymentProcessor else {
             Issue.record("the default processor is \(configuration.paymentProcessor), not the sandbox")
             return
@@ -39,6 +40,7 @@ import Testing
         ("CHECKOUT_AMQP_URL", "http://broker"),
         ("CHECKOUT_AMQP_CA_FILE", "/no/such/ca.pem"),
         ("CHECKOUT_SHUTDOWN_GRACE_PERIOD", "forever"),
+        ("CHECKOUT_CLAIM_LEASE", "999ms"),
     ])
     func aBadValueIsRefusedNamingTheSettingAndWhatItAccepts(name: String, value: String) {
         #expect {
@@ -77,5 +79,15 @@ import Testing
         #expect(configuration.messaging.prefetch == 300)
         #expect(configuration.messaging.queueType == .quorum)
         #expect(configuration.messaging.concurrency == 3)
+    }
+
+    @Test func warnsWhenTheClaimLeaseOutlastsTheRetries() throws {
+        let risky = try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_CLAIM_LEASE": "2m", "CHECKOUT_RETRY_DELAYS": "5s,10s"]))
+        let safe = try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_CLAIM_LEASE": "10s", "CHECKOUT_RETRY_DELAYS": "5s,10s"]))
+
+        #expect(risky.warnings.count == 1)
+        #expect(risky.warnings.first?.hasPrefix("CHECKOUT_CLAIM_LEASE (120.0 seconds) is not shorter than the sum of CHECKOUT_RETRY_DELAYS (15.0 seconds)") == true)
+        #expect(safe.warnings.isEmpty)
+        #expect(try WorkerConfiguration(reading: TestWorld.reader([:])).warnings.isEmpty)
     }
 }

@@ -235,4 +235,85 @@ import Testing
             (error as? AMQPError)?.code == .closed
         }
     }
+
+    @Test func publishesRacingACloseAllReturnNoneHangs() async throws {
+        let connection = try await TestBroker.connect()
+        let queue = try await TestBroker.temporaryQueue("close-race", on: connection)
+
+        let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<2_000 {
+                group.addTask {
+                    do {
+                        try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, body: [UInt8(index % 256)]))
+                        return "confirmed"
+                    } catch let error as AMQPError where error.code == .closed {
+                        return "closed"
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+                if index == 1_000 {
+                    group.addTask {
+                        await connection.close()
+                        return "closed the connection"
+                    }
+                }
+            }
+            return try await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+        }
+
+        #expect(outcomes["confirmed", default: 0] + outcomes["closed", default: 0] == 2_000, "outcomes: \(outcomes)")
+        #expect(outcomes["closed", default: 0] > 0)
+    }
+
+    @Test func tasksPreferringTheConnectionsExecutorRunTheConsumePublishAckLoopOnItsThread() async throws {
+        let connection = try await TestBroker.connect()
+        defer { Task { await connection.close() } }
+        let commands = try await TestBroker.temporaryQueue("executor-in", on: connection)
+        let events = try await TestBroker.temporaryQueue("executor-out", on: connection)
+        let count = 500
+        for index in 0..<count {
+            try await connection.publish(AMQPMessage(exchange: "", routingKey: commands, body: [UInt8(index % 256)]))
+        }
+
+        let threads = try await withTaskExecutorPreference(connection.executor) {
+            let consumer = try await connection.consume(queue: commands, prefetch: 100)
+            return try await withThrowingTaskGroup(of: [String].self) { group in
+                var received = 0
+                for await delivery in consumer {
+                    received += 1
+                    group.addTask {
+                        let before = Self.threadName()
+                        try await connection.publish(AMQPMessage(exchange: "", routingKey: events, body: delivery.body))
+                        delivery.ack()
+                        return [before, Self.threadName()]
+                    }
+                    if received == count { break }
+                }
+                return try await group.reduce(into: Set<String>()) { $0.formUnion($1) }
+            }
+        }
+
+        #expect(threads == ["amqp-driver"])
+        #expect(try await connection.purgeQueue(events) == count)
+        #expect(try await connection.purgeQueue(commands) == 0)
+    }
+
+    @Test func aTaskOnTheExecutorOfAClosedConnectionStillRuns() async throws {
+        let connection = try await TestBroker.connect()
+        await connection.close()
+
+        let answer = await Task(executorPreference: connection.executor) { () async -> Int in
+            await Task.yield()
+            return 42
+        }.value
+
+        #expect(answer == 42)
+    }
+
+    /// The OS name of the thread running the caller (a sync function: async code may not ask for its thread).
+    private static func threadName() -> String {
+        let name = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+        return name?.trimmingCharacters(in: .newlines) ?? "unknown"
+    }
 }

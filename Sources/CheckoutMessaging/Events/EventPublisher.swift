@@ -1,4 +1,5 @@
 public import Foundation
+public import Metrics
 public import RabbitMQ
 public import Tracing
 
@@ -7,18 +8,35 @@ public import Tracing
 /// Every event goes to the events exchange under its type, and also to the command's `reply_to` queue
 /// through the default exchange when one is set. Neither publish is mandatory: nobody listening is
 /// the clients' choice, not a failure of the command.
+///
+/// Times each publish until its confirm as `checkout_publish_confirm_seconds{event}`: a command is
+/// acked only after that, so a slow or overloaded broker shows there first.
 public struct EventPublisher: Sendable {
     private let connection: AMQPConnection
     private let exchange: String
     private let tracer: any LegacyTracer
     private let now: @Sendable () -> Date
+    private let confirmLatency: [EventType: Timer]
 
-    /// - Parameter tracer: Writes the current span's trace context into the event's headers.
-    public init(connection: AMQPConnection, exchange: String, tracer: any LegacyTracer, now: @escaping @Sendable () -> Date = Date.init) {
+    /// - Parameters:
+    ///   - tracer: Writes the current span's trace context into the event's headers.
+    ///   - metrics: Where the publish-confirm latency is recorded.
+    public init(
+        connection: AMQPConnection,
+        exchange: String,
+        tracer: any LegacyTracer,
+        metrics: any MetricsFactory,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.connection = connection
         self.exchange = exchange
         self.tracer = tracer
         self.now = now
+        var confirmLatency: [EventType: Timer] = [:]
+        for type in EventType.allCases {
+            confirmLatency[type] = Timer(label: "checkout_publish_confirm_seconds", dimensions: [("event", type.rawValue)], factory: metrics)
+        }
+        self.confirmLatency = confirmLatency
     }
 
     func publish(_ event: some Encodable, as type: EventType, for command: CommandEnvelope) async throws {
@@ -36,10 +54,17 @@ public struct EventPublisher: Sendable {
         let body = try Array(EventEncoder.encode(event))
         let toExchange = AMQPMessage(exchange: exchange, routingKey: type.rawValue, properties: properties, body: body)
         guard let replyTo = command.replyTo else {
-            return try await connection.publish(toExchange)
+            return try await publishTimed(toExchange, as: type)
         }
-        async let published: Void = connection.publish(toExchange)
-        try await connection.publish(AMQPMessage(exchange: "", routingKey: replyTo, properties: properties, body: body))
+        async let published: Void = publishTimed(toExchange, as: type)
+        try await publishTimed(AMQPMessage(exchange: "", routingKey: replyTo, properties: properties, body: body), as: type)
         try await published
+    }
+
+    /// Publishes and records how long the confirm took; a failed publish is not a latency.
+    private func publishTimed(_ message: AMQPMessage, as type: EventType) async throws {
+        let start = ContinuousClock.now
+        try await connection.publish(message)
+        confirmLatency[type]?.record(duration: ContinuousClock.now - start)
     }
 }

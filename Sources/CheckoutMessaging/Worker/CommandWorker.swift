@@ -11,6 +11,10 @@ import Synchronization
 /// `run()` declares the topology, then consumes until graceful shutdown: it stops taking deliveries,
 /// finishes those it holds (each ends acked, or unacked and so redelivered), and returns. Cancellation
 /// stops at once; the broker redelivers whatever was not acked.
+///
+/// Reading and handling prefer the connection's executor, so a command's delivery, event publish, confirm
+/// and ack stay on the broker connection's thread; database and payment calls hop to their own clients'
+/// threads and come back.
 public final class CommandWorker: Service {
     private let connection: AMQPConnection
     private let configuration: MessagingConfiguration
@@ -32,7 +36,7 @@ public final class CommandWorker: Service {
         self.logger = logger
         handler = CommandHandler(
             configuration: configuration,
-            publisher: EventPublisher(connection: connection, exchange: configuration.eventsExchange, tracer: tracer, now: now),
+            publisher: EventPublisher(connection: connection, exchange: configuration.eventsExchange, tracer: tracer, metrics: metrics, now: now),
             router: FailureRouter(connection: connection, configuration: configuration, now: now),
             useCases: useCases,
             logger: logger,
@@ -59,7 +63,7 @@ public final class CommandWorker: Service {
 
         let (deliveries, delivered) = AsyncStream.makeStream(of: (CommandKind, AMQPDelivery).self)
         // Reading runs apart from handling so that shutdown can stop the one and let the other finish.
-        let reading = Task {
+        let reading = Task(executorPreference: connection.executor) {
             await withTaskGroup(of: Void.self) { readers in
                 for (kind, consumer) in consumers {
                     readers.addTask {
@@ -74,7 +78,9 @@ public final class CommandWorker: Service {
 
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
-                await handle(deliveries)
+                await withTaskExecutorPreference(connection.executor) {
+                    await handle(deliveries)
+                }
             } onGracefulShutdown: { [logger] in
                 logger.info("shutting down: no new deliveries, finishing the commands in flight")
                 reading.cancel()

@@ -45,8 +45,9 @@ func buildWorker(
     }
 
     let connection: AMQPConnection
+    let reconnects = Counter(label: "checkout_broker_reconnects_total", factory: metrics.factory)
     do {
-        connection = try await AMQPConnection.connect(configuration.amqp, logger: logger)
+        connection = try await AMQPConnection.connect(configuration.amqp, logger: logger, onReconnect: { reconnects.increment() })
     } catch {
         for resource in resources { await resource.close() }
         throw error
@@ -56,7 +57,7 @@ func buildWorker(
     let commands = CommandWorker(
         connection: connection,
         configuration: configuration.messaging,
-        useCases: useCases(store: store, payments: payments, metrics: metrics.factory),
+        useCases: useCases(store: store, payments: payments, claimLease: configuration.claimLease, metrics: metrics.factory),
         logger: logger,
         metrics: metrics.factory,
         tracer: W3CPropagatingTracer()
@@ -84,8 +85,9 @@ func buildWorker(
 
 /// The use cases as the worker runs them: over the store and the payment processor, with their
 /// outputs and themselves wrapped in logging and metrics.
-private func useCases(store: CheckoutStore, payments: any PaymentProcessor, metrics: any MetricsFactory) -> UseCaseFactory {
-    UseCaseFactory(
+private func useCases(store: CheckoutStore, payments: any PaymentProcessor, claimLease: Duration, metrics: any MetricsFactory) -> UseCaseFactory {
+    let lease = Double(claimLease.components.seconds) + Double(claimLease.components.attoseconds) / 1e18
+    return UseCaseFactory(
         syncCart: { output, logger in
             InstrumentedSyncCart(
                 SyncCartUseCase(
@@ -93,7 +95,8 @@ private func useCases(store: CheckoutStore, payments: any PaymentProcessor, metr
                     catalog: store.catalog,
                     processedCommands: store.syncCartCommands,
                     output: InstrumentedSyncCartOutput(output, logger: logger, metrics: metrics),
-                    now: Date.init
+                    now: Date.init,
+                    claimLease: lease
                 ),
                 logger: logger,
                 metrics: metrics
@@ -108,7 +111,8 @@ private func useCases(store: CheckoutStore, payments: any PaymentProcessor, metr
                     payments: payments,
                     processedCommands: store.placeOrderCommands,
                     output: InstrumentedPlaceOrderOutput(output, logger: logger, metrics: metrics),
-                    now: Date.init
+                    now: Date.init,
+                    claimLease: lease
                 ),
                 logger: logger,
                 metrics: metrics

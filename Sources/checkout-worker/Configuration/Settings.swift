@@ -18,4 +18,5 @@ enum Settings {
     static let logLevel = Setting("checkout.log.level", accepts: "trace, debug, info, notice, warning, error or critical")
     static let logFormat = Setting("checkout.log.format", accepts: "json or text")
     static let shutdownGracePeriod = Setting("checkout.shutdown.gracePeriod", accepts: "a duration such as 30s or 2m")
+    static let claimLease = Setting("checkout.claim.lease", accepts: "a duration from 1s to 24h, such as 2m")
 }

@@ -38,6 +38,8 @@ struct SettingsOptions: ParsableArguments {
     var logFormat: String?
     @Option(help: "Time to finish in-flight commands after SIGTERM (CHECKOUT_SHUTDOWN_GRACE_PERIOD; default 30s).")
     var shutdownGracePeriod: String?
+    @Option(help: "How long a command being handled is kept from other workers; what a crashed worker's commands wait (CHECKOUT_CLAIM_LEASE; default 2m).")
+    var claimLease: String?
 
     /// Flags first, then `environment`.
     func reader(environment: [String: String]) -> ConfigReader {
@@ -48,7 +50,7 @@ struct SettingsOptions: ParsableArguments {
             (Settings.prefetch, prefetch),
             (Settings.concurrency, concurrency), (Settings.queueType, queueType), (Settings.retryDelays, retryDelays),
             (Settings.httpPort, httpPort), (Settings.logLevel, logLevel), (Settings.logFormat, logFormat),
-            (Settings.shutdownGracePeriod, shutdownGracePeriod),
+            (Settings.shutdownGracePeriod, shutdownGracePeriod), (Settings.claimLease, claimLease),
         ]
         var values: [AbsoluteConfigKey: ConfigValue] = [:]
         for case let (setting, value?) in flags {

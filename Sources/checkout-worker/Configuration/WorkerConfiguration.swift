@@ -23,6 +23,9 @@ struct WorkerConfiguration: Sendable {
     var logLevel: Logger.Level
     var logFormat: LogFormat
     var shutdownGracePeriod: Duration
+    /// How long a claimed command is kept from other workers: longer than a command can take (with
+    /// Stripe, 5 s plus CHECKOUT_STRIPE_TIMEOUT), short enough that a crashed worker's commands are soon taken over.
+    var claimLease: Duration
 
     /// Reads every setting; the first bad one throws a ``ConfigurationError`` naming it.
     init(reading config: ConfigReader) throws(ConfigurationError) {
@@ -111,6 +114,16 @@ struct WorkerConfiguration: Sendable {
         self.logFormat = logFormat
 
         shutdownGracePeriod = try duration(Settings.shutdownGracePeriod, default: "30s")
+        claimLease = try duration(Settings.claimLease, default: "2m")
+        guard claimLease >= .seconds(1) else { throw Settings.claimLease.invalid(string(Settings.claimLease) ?? "") }
+    }
+
+    /// Settings that are valid one by one but risky together, for warnings at start-up.
+    var warnings: [String] {
+        let retryDelays = messaging.retryDelays.delays.map(\.duration)
+        let retryWindow = retryDelays.reduce(Duration.zero, +)
+        guard !retryDelays.isEmpty, retryWindow <= claimLease else { return [] }
+        return ["\(Settings.claimLease.environmentName) (\(claimLease)) is not shorter than the sum of \(Settings.retryDelays.environmentName) (\(retryWindow)): the commands of a worker that crashes would run out of retries while still claimed and be dead-lettered unanswered"]
     }
 
     /// The effective configuration for the start-up log line, passwords and keys masked.
@@ -134,6 +147,7 @@ struct WorkerConfiguration: Sendable {
             Settings.logLevel.environmentName: "\(logLevel)",
             Settings.logFormat.environmentName: "\(logFormat.rawValue)",
             Settings.shutdownGracePeriod.environmentName: "\(shutdownGracePeriod)",
+            Settings.claimLease.environmentName: "\(claimLease)",
         ]
     }
 }

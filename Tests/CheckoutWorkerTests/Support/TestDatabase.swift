@@ -1,0 +1,91 @@
+@testable import CheckoutPersistence
+import Foundation
+import Logging
+import SQLKit
+import Testing
+
+/// A database of one test's own for the executable's `CHECKOUT_DATABASE_URL`: a SQLite file in a
+/// scratch directory, or a schema of its own on the test PostgreSQL. The test reads back what the
+/// worker stored with plain SQL, table by table, so a half-written order cannot hide behind the
+/// repositories' reading code.
+struct TestDatabase: Sendable {
+    enum Engine: String, Sendable, CaseIterable, CustomTestStringConvertible {
+        case sqlite
+        case postgres
+
+        var testDescription: String { rawValue }
+    }
+
+    let engine: Engine
+    let url: String
+    private let scratch: URL?
+    private let schema: String?
+
+    /// A fresh, empty database; the worker migrates it when it starts.
+    static func make(_ engine: Engine) async throws -> TestDatabase {
+        switch engine {
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("checkout-test-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return TestDatabase(engine: engine, url: "sqlite://\(directory.appendingPathComponent("checkout.sqlite").path)", scratch: directory, schema: nil)
+        case .postgres:
+            let schema = "test_process_\(UUID().uuidString.prefix(8).lowercased())"
+            try await withEngine(postgresURL) { try await $0.raw("CREATE SCHEMA \(unsafeRaw: schema)").run() }
+            let separator = postgresURL.contains("?") ? "&" : "?"
+            return TestDatabase(engine: engine, url: "\(postgresURL)\(separator)schema=\(schema)", scratch: nil, schema: schema)
+        }
+    }
+
+    /// Removes the file or drops the schema.
+    func drop() async {
+        if let scratch { try? FileManager.default.removeItem(at: scratch) }
+        if let schema { try? await Self.withEngine(Self.postgresURL) { try await $0.raw("DROP SCHEMA \(unsafeRaw: schema) CASCADE").run() } }
+    }
+
+    /// What the tables hold now.
+    func snapshot() async throws -> StoreSnapshot {
+        try await Self.withEngine(url) { database in
+            var snapshot = StoreSnapshot()
+            for row in try await database.raw("SELECT id, cart_id FROM orders").all() {
+                snapshot.cartOfOrder[try row.decode(column: "id", as: String.self)] = try row.decode(column: "cart_id", as: String.self)
+            }
+            for row in try await database.raw("SELECT order_id, COUNT(*) AS lines FROM order_lines GROUP BY order_id").all() {
+                snapshot.linesOfOrder[try row.decode(column: "order_id", as: String.self)] = try row.decode(column: "lines", as: Int.self)
+            }
+            for row in try await database.raw("SELECT sku, stock FROM products").all() {
+                snapshot.stock[try row.decode(column: "sku", as: String.self)] = try row.decode(column: "stock", as: Int.self)
+            }
+            for row in try await database.raw("SELECT sku, CAST(SUM(quantity) AS BIGINT) AS quantity FROM order_lines GROUP BY sku").all() {
+                snapshot.orderedQuantity[try row.decode(column: "sku", as: String.self)] = try row.decode(column: "quantity", as: Int.self)
+            }
+            for row in try await database.raw("SELECT kind, COUNT(*) AS handled FROM processed_commands WHERE outcome IS NOT NULL GROUP BY kind").all() {
+                snapshot.handledCommands[try row.decode(column: "kind", as: String.self)] = try row.decode(column: "handled", as: Int.self)
+            }
+            snapshot.unfinishedClaims = try await database.raw("SELECT COUNT(*) AS claims FROM processed_commands WHERE outcome IS NULL")
+                .first()?.decode(column: "claims", as: Int.self) ?? 0
+            return snapshot
+        }
+    }
+
+    private static var postgresURL: String {
+        ProcessInfo.processInfo.environment["POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? "postgres://checkout:checkout@127.0.0.1:35432/checkout_test"
+    }
+
+    /// Runs `body` on one connection of the database at `url`, through the store's own engines.
+    private static func withEngine<Result: Sendable>(_ url: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        let engine: any SQLEngine = switch try DatabaseURL(url) {
+        case .sqlite(let path): SQLiteEngine(pool: SQLiteConnectionPool(path: path, size: 1, logger: TestWorld.logger))
+        case .postgres(let location): try PostgresEngine.start(location, poolSize: 1, logger: TestWorld.logger)
+        case .memory: throw DatabaseURLError(code: .unsupportedScheme, reason: "is memory://, which no other process can read")
+        }
+        do {
+            let result = try await engine.withConnection(body)
+            await engine.close()
+            return result
+        } catch {
+            await engine.close()
+            throw error
+        }
+    }
+}

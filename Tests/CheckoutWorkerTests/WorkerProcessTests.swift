@@ -1,0 +1,123 @@
+import CheckoutMessaging
+import Foundation
+import RabbitMQ
+import Testing
+
+/// The real executable as an operator runs it: started as a process, probed over HTTP, stopped with
+/// signals, given bad settings. Each test has a vhost and a database of its own and signals only
+/// its own workers, so the suite runs beside the others.
+@Suite(.timeLimit(.minutes(2))) struct WorkerProcessTests {
+    @Test func turnsReadyAndShowsAHandledCommandInItsMetrics() async throws {
+        try await withProcessWorld("ready") { world in
+            try await world.importCatalog(OrderLoad(count: 4).catalogFile)
+            let worker = try await world.startWorker()
+            #expect(try await worker.get("/health/live").status == 200)
+
+            let ready = try await poll(worker, "/health/ready") { $0.status == 200 }
+            #expect(ready.body == #"{"status":"ready","checks":{"broker":"up","database":"up","consumers":"up"}}"#)
+
+            try await world.send(.syncCart, [("sync-1", Bodies.syncCart(cart: "cart-1", customer: "cust-1", items: [("SKU-A", 1)]))])
+            let synced = try await world.events.wait { $0.properties.correlationID == "sync-1" }
+            #expect(synced.first?.properties.type == "cart.synced")
+            let metrics = try await poll(worker, "/metrics") { $0.body.contains(#"checkout_commands_completed_total{command="cart.sync",result="acked"} 1"#) }.body
+            #expect(metrics.contains(#"checkout_commands_received_total{command="cart.sync"} 1"#))
+            #expect(metrics.contains(#"checkout_publish_confirm_seconds_count{event="cart.synced"} 1"#))
+            #expect(metrics.contains("checkout_broker_reconnects_total 0"))
+
+            worker.terminate()
+            #expect(try await worker.waitForExit(timeout: .seconds(15)) == 0, "\(worker.standardError)")
+        }
+    }
+
+    /// Deleting the test's vhost closes the worker's connection and refuses its reconnects: the
+    /// broker is down as far as this worker can tell, and nobody else's.
+    @Test func isNotReadyWhileTheBrokerIsGoneAndCountsTheReconnect() async throws {
+        try await withProcessWorld("reconnect") { world in
+            let worker = try await world.startWorker()
+            try await poll(worker, "/health/ready") { $0.status == 200 }
+
+            try await world.vhost.delete()
+            let down = try await poll(worker, "/health/ready") { $0.status == 503 }
+            #expect(down.body.contains(#""broker":"down""#))
+
+            try await world.vhost.add()
+            try await poll(worker, "/health/ready", timeout: .seconds(40)) { $0.status == 200 }
+            try await poll(worker, "/metrics") { (Self.value(of: "checkout_broker_reconnects_total", in: $0.body) ?? 0) >= 1 }
+
+            // The topology was declared anew and the consumers resumed: commands are handled again.
+            try await world.send(.syncCart, [("sync-after", Bodies.syncCart(cart: "cart-after", customer: "cust-1"))])
+            try await world.events.wait(timeout: .seconds(20)) { $0.properties.correlationID == "sync-after" }
+            worker.terminate()
+            #expect(try await worker.waitForExit(timeout: .seconds(15)) == 0, "\(worker.standardError)")
+        }
+    }
+
+    /// A rolling deploy: SIGTERM lands while hundreds of orders are queued; the worker finishes what
+    /// it holds, leaves the rest queued, exits 0, and its successor places the rest, each once.
+    @Test func sigtermInTheMiddleOfALoadExitsZeroAndARestartFinishesTheRest() async throws {
+        try await withProcessWorld("sigterm") { world in
+            let load = OrderLoad(count: 300)
+            try await world.importCatalog(load.catalogFile)
+            let first = try await world.startWorker()
+            try await load.syncCarts(in: world)
+
+            try await load.placeOrders(in: world)
+            try await world.events.wait(for: 30, timeout: .seconds(60)) { $0.properties.type?.hasPrefix("order.") == true }
+            first.terminate()
+            let stoppedAt = ContinuousClock.now
+            #expect(try await first.waitForExit(timeout: .seconds(15)) == 0, "\(first.standardError)")
+            #expect(ContinuousClock.now - stoppedAt < .seconds(10), "took longer than CHECKOUT_SHUTDOWN_GRACE_PERIOD")
+            #expect(first.logLines.contains { $0["message"] as? String == "stopped" })
+
+            let stopped = try await world.database.snapshot()
+            load.expectConsistent(stopped)
+            #expect(stopped.unfinishedClaims == 0, "a graceful stop finishes every command it started")
+            try #require((stopped.handledCommands["place-order"] ?? 0) < load.count, "the load was over before SIGTERM landed")
+
+            let second = try await world.startWorker()
+            try await load.waitForEveryOrderEvent(in: world)
+            second.terminate()
+            #expect(try await second.waitForExit(timeout: .seconds(15)) == 0, "\(second.standardError)")
+            load.expectFinished(try await world.database.snapshot(), events: world.events.all)
+        }
+    }
+
+    @Test(arguments: [
+        ("CHECKOUT_PREFETCH", "abc", "checkout-worker: CHECKOUT_PREFETCH: 'abc' is not valid; expected a whole number from 1 to 65535"),
+        ("CHECKOUT_QUEUE_TYPE", "x", "checkout-worker: CHECKOUT_QUEUE_TYPE: 'x' is not valid; expected classic or quorum"),
+        ("CHECKOUT_CLAIM_LEASE", "500ms", "checkout-worker: CHECKOUT_CLAIM_LEASE: '500ms' is not valid; expected a duration from 1s to 24h, such as 2m"),
+    ])
+    func aBadSettingStopsStartUpWithOneLineNamingIt(variable: String, value: String, line: String) async throws {
+        let worker = try WorkerProcess(["run"], environment: [variable: value])
+
+        #expect(try await worker.waitForExit(timeout: .seconds(20)) == 78)
+        #expect(worker.standardError == line + "\n")
+        #expect(worker.standardOutput.isEmpty)
+    }
+
+    /// The value of an unlabelled series in Prometheus text.
+    private static func value(of series: String, in metrics: String) -> Double? {
+        metrics.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) }
+    }
+
+    /// Asks `path` until `condition` holds, for at most `timeout`; returns that answer.
+    @discardableResult
+    private func poll(
+        _ worker: WorkerProcess,
+        _ path: String,
+        timeout: Duration = .seconds(20),
+        sourceLocation: SourceLocation = #_sourceLocation,
+        until condition: ((status: Int, body: String)) -> Bool
+    ) async throws -> (status: Int, body: String) {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let answer = try await worker.get(path)
+            if condition(answer) { return answer }
+            guard ContinuousClock.now < deadline else {
+                Issue.record("GET \(path) still answers \(answer.status) after \(timeout): \(answer.body.prefix(2000))", sourceLocation: sourceLocation)
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+}
