@@ -103,6 +103,17 @@ port_open() {
         /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
+# Closes every descriptor above 2 of this (sub)shell, before it execs a server that outlives the
+# script: a caller that waits for the script through a descriptor it gave it (Foundation's Process
+# does) would otherwise wait for the server.
+close_inherited_descriptors() {
+    local fd
+    for fd in /proc/"$BASHPID"/fd/*; do
+        fd="${fd##*/}"
+        if ((fd > 2)); then eval "exec $fd>&-" 2>/dev/null || true; fi
+    done
+}
+
 show_log() { # file [lines]
     local f="$1" n="${2:-60}"
     if [[ -s "$f" ]]; then
@@ -331,6 +342,7 @@ rmq_start() {
     (
         rmq_env
         cd "$RMQ_DIR"
+        close_inherited_descriptors
         exec setsid "$RMQ_SBIN/rabbitmq-server"
     ) >>"$RMQ_DIR/log/stdout.log" 2>&1 </dev/null 8>&- 9>&- &
     local wpid=$!

@@ -12,7 +12,7 @@ struct ChaosRun {
     /// Customers checking out at once.
     var shoppers = 24
     var minimumCarts = 600
-    var maximumCarts = 5000
+    var maximumCarts = 2500
 
     /// Runs the load and `faults` side by side, then checks everything.
     func perform(faults: @escaping @Sendable (FaultTimeline) async throws -> Void) async throws {

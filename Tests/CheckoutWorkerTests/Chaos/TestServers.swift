@@ -40,35 +40,41 @@ enum TestServers {
 
     /// Runs the script with `arguments` off the cooperative pool; throws with its output when it
     /// fails or outlives `timeout` (then it is killed).
+    ///
+    /// The output goes to a file, not a pipe: a server the script starts inherits the descriptors it
+    /// was given, and would hold a pipe open, so that reading it to its end would wait for the server.
     @discardableResult
     static func run(_ arguments: [String], timeout: Duration) async throws -> String {
+        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("test-servers-\(UUID().uuidString.prefix(8)).log")
+        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: outputFile) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: script)
         process.arguments = arguments
-        let output = Pipe()
+        let output = try FileHandle(forWritingTo: outputFile)
+        defer { try? output.close() }
         process.standardOutput = output
         process.standardError = output
         process.standardInput = FileHandle.nullDevice
-        let text: String = try await withCheckedThrowingContinuation { continuation in
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             Thread.detachNewThread {
                 do {
                     try process.run()
                 } catch {
                     return continuation.resume(throwing: error)
                 }
-                Thread.detachNewThread {
-                    let deadline = ContinuousClock.now + timeout
-                    while process.isRunning, ContinuousClock.now < deadline {
-                        Thread.sleep(forTimeInterval: 0.1)
-                    }
-                    if process.isRunning { process.terminate() }
+                let deadline = ContinuousClock.now + timeout
+                while process.isRunning, ContinuousClock.now < deadline {
+                    Thread.sleep(forTimeInterval: 0.05)
                 }
-                // Read to the end before waiting, so a full pipe cannot stall the script.
-                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
-                continuation.resume(returning: text)
+                if process.isRunning {
+                    process.terminate()
+                    process.waitUntilExit()
+                }
+                continuation.resume()
             }
         }
+        let text = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             throw TestServersError(arguments: arguments, status: process.terminationStatus, killed: process.terminationReason == .uncaughtSignal, timeout: timeout, output: text)
         }
