@@ -17,7 +17,6 @@ final class ChaosWorld: Sendable {
     let workers: ChaosWorkers
     /// The cluster node that `rabbitmqctl` is asked (one that stays up).
     let controlNode: Int
-    let environment: [String: String]
 
     /// Sets everything up and starts `workerCount` workers, which connect to `workerNodes` in that
     /// order (the client to `clientNodes`), with queues of `queueType`.
@@ -80,7 +79,6 @@ final class ChaosWorld: Sendable {
             self.client = client
             self.workers = workers
             self.controlNode = controlNode
-            self.environment = environment
         } catch {
             for step in cleanup.reversed() { await step() }
             throw error
