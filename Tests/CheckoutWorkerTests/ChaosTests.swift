@@ -40,9 +40,9 @@ struct ChaosTests {
                 }
             }
         } catch {
-            await world.closeEvenIfCancelled()
+            await world.closeEvenIfCancelled(savingLogs: true)
             throw error
         }
-        await world.closeEvenIfCancelled()
+        await world.closeEvenIfCancelled(savingLogs: false)
     }
 }

@@ -31,9 +31,9 @@ struct ClusterFailoverTests {
                 }
             }
         } catch {
-            await world.closeEvenIfCancelled()
+            await world.closeEvenIfCancelled(savingLogs: true)
             throw error
         }
-        await world.closeEvenIfCancelled()
+        await world.closeEvenIfCancelled(savingLogs: false)
     }
 }

@@ -66,7 +66,7 @@ struct ChaosRun {
             Issue.record("… and \(violations.count - 40) more broken invariants")
         }
         if !violations.isEmpty {
-            print(world.workers.logTail)
+            world.saveLogs()
         }
     }
 

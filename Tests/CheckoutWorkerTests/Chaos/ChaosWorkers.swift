@@ -60,11 +60,4 @@ final class ChaosWorkers: Sendable {
             try Data(worker.standardError.utf8).write(to: directory.appendingPathComponent("worker-\(index).log"))
         }
     }
-
-    /// The last log lines of every worker, killed ones included, for a failing test's message.
-    var logTail: String {
-        (killed.withLock { $0 } + running.withLock { $0 }).enumerated().map { index, worker in
-            "--- worker \(index) (pid \(worker.processIdentifier)):\n" + worker.standardError.split(separator: "\n").suffix(15).joined(separator: "\n")
-        }.joined(separator: "\n")
-    }
 }

@@ -90,19 +90,24 @@ final class ChaosWorld: Sendable {
         try await TestDatabase.withEngine(database.url) { try await StoreState.read(from: $0) }
     }
 
-    /// ``close()`` in a task of its own, so that it still runs when the test was cancelled (its time
-    /// limit ran out), which would make every cancellable call of the clean-up fail at once.
-    func closeEvenIfCancelled() async {
-        await Task { await close() }.value
+    /// ``close(savingLogs:)`` in a task of its own, so that it still runs when the test was cancelled
+    /// (its time limit ran out), which would make every cancellable call of the clean-up fail at once.
+    func closeEvenIfCancelled(savingLogs: Bool) async {
+        await Task { await close(savingLogs: savingLogs) }.value
     }
 
-    /// Stops whatever still runs and removes the vhost, the schema and the servers.
-    func close() async {
-        workers.kill()
+    /// Writes the workers' logs to a directory of the temporary directory and prints where.
+    func saveLogs() {
         let logs = FileManager.default.temporaryDirectory.appendingPathComponent("checkout-\(vhost)")
         if (try? workers.saveLogs(in: logs)) != nil {
             print("worker logs of \(vhost): \(logs.path)")
         }
+    }
+
+    /// Stops whatever still runs and removes the vhost, the schema and the servers.
+    func close(savingLogs: Bool) async {
+        workers.kill()
+        if savingLogs { saveLogs() }
         await client.close()
         try? await stripe.shutdown()
         try? await proxy.shutdown()
