@@ -70,6 +70,14 @@ public final class AMQPConnection: Sendable {
         return AMQPConsumer(queue: queue, stream: stream)
     }
 
+    /// Opens a reader that takes a queue's messages one by one (basic.get) without consuming it.
+    public func openReader(queue: String) async throws -> AMQPQueueReader {
+        let id = try await withCheckedThrowingContinuation { continuation in
+            submit(.openReader(queue: queue, continuation), orFail: continuation)
+        }
+        return AMQPQueueReader(queue: queue, id: id, driver: driver)
+    }
+
     /// Removes every message from a queue; returns how many there were.
     @discardableResult
     public func purgeQueue(_ name: String) async throws -> Int {

@@ -30,6 +30,9 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         case cancelConsumer(Int)
         case settle(consumerID: Int, generation: UInt64, deliveryTag: UInt64, AMQPSettlement)
         case queueOperation(QueueOperation, Reply<UInt32>)
+        case openReader(queue: String, Reply<Int>)
+        case read(readerID: Int, Reply<AMQPQueueReader.Message?>)
+        case closeReader(Int, Reply<Void>)
         case close(CheckedContinuation<Void, Never>)
         /// A job of a task that prefers ``AMQPConnection/executor``: run on this thread, between frames.
         case run(UnownedJob, on: UnownedTaskExecutor)
@@ -62,8 +65,21 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         var resubscribeAt: ContinuousClock.Instant?
     }
 
+    /// A queue read with basic.get on a channel of its own; never recovered, see ``AMQPQueueReader``.
+    private struct Reader {
+        let queue: String
+        let channel: UInt16
+        let generation: UInt64
+        var acks = AckCoalescer()
+        /// The caller of the basic.get in flight: one at a time, as the protocol wants.
+        var waiting: Reply<AMQPQueueReader.Message?>?
+        /// Why the reader's channel is gone; the broker has taken its unsettled messages back.
+        var lost: AMQPError?
+    }
+
     private enum PendingContent {
         case delivery(deliveryTag: UInt64, redelivered: Bool, exchange: String, routingKey: String)
+        case fetched(readerID: Int, deliveryTag: UInt64, redelivered: Bool, exchange: String, routingKey: String, remaining: UInt32)
         case returned(replyCode: Int, replyText: String, exchange: String, routingKey: String)
     }
 
@@ -112,6 +128,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     private var initialConnect: Reply<Void>?
     private var topology = AMQPTopology()
     private var consumers: [Int: Consumer] = [:]
+    private var readers: [Int: Reader] = [:]
+    /// Numbers consumers and readers alike; each gets channel `publishChannel + id`.
     private var nextConsumerID = 1
     private var nextChannelGeneration: UInt64 = 1
     private var openChannels: Set<UInt16> = []
@@ -362,6 +380,33 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
                 if error.endsTheConnection { throw error }
             }
 
+        case .openReader(let queue, let reply):
+            let id = nextConsumerID
+            nextConsumerID += 1
+            let channel = Self.publishChannel + UInt16(id)
+            do {
+                try openChannel(channel)
+            } catch {
+                reply.resume(throwing: error)
+                if error.endsTheConnection { throw error }
+                return
+            }
+            readers[id] = Reader(queue: queue, channel: channel, generation: nextChannelGeneration)
+            nextChannelGeneration += 1
+            reply.resume(returning: id)
+
+        case .read(let id, let reply):
+            try requestNext(readerID: id, reply: reply)
+
+        case .closeReader(let id, let reply):
+            do {
+                try closeReader(id)
+                reply.resume()
+            } catch {
+                reply.resume(throwing: error)
+                if error.endsTheConnection { throw error }
+            }
+
         case .close(let done):
             try? flushAcks()
             closeConnection(replyText: "connection closed by the application")
@@ -379,6 +424,12 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         case .declare(_, let reply): reply.resume(throwing: lost)
         case .publish(_, let reply): reply.resume(throwing: lost)
         case .queueOperation(_, let reply): reply.resume(throwing: lost)
+        case .openReader(_, let reply): reply.resume(throwing: lost)
+        case .read(let id, let reply): reply.resume(throwing: readers[id]?.lost ?? lost)
+        case .closeReader(let id, let reply):
+            // Nothing to close: the broker took the reader's unsettled messages back with the connection.
+            readers[id] = nil
+            reply.resume()
         case .consume(let queue, let prefetch, let stream, let reply):
             // Subscribed when the connection is back, like every other consumer.
             let id = nextConsumerID
@@ -413,6 +464,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         publishesWhileBlocked.removeAll()
         for consumer in consumers.values { consumer.stream.finish() }
         consumers.removeAll()
+        for reader in readers.values { reader.waiting?.resume(throwing: closed) }
+        readers.removeAll()
         if let initialConnect {
             self.initialConnect = nil
             initialConnect.resume(throwing: closed)
@@ -429,6 +482,9 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
                 stream.finish()
                 reply.resume(throwing: closed)
             case .queueOperation(_, let reply): reply.resume(throwing: closed)
+            case .openReader(_, let reply): reply.resume(throwing: closed)
+            case .read(_, let reply): reply.resume(throwing: closed)
+            case .closeReader(_, let reply): reply.resume()
             case .close(let done): done.resume()
             case .cancelConsumer, .settle: break
             case .run(let job, _): globalConcurrentExecutor.enqueue(ExecutorJob(job))
@@ -595,6 +651,9 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             consumers[id]?.acks = AckCoalescer()
             if consumers[id]?.isCancelled == true { consumers.removeValue(forKey: id)?.stream.finish() }
         }
+        for id in readers.keys {
+            readerLost(id, AMQPError(code: .connectionLost, message: "the broker connection was lost while reading queue '\(readers[id]!.queue)'; the messages it had not settled went back to the queue: \(error.message)"))
+        }
         nextConnectAt = .now + configuration.reconnectBackoff.delay(forAttempt: 0)
         reconnectAttempt = 1
     }
@@ -677,6 +736,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             for waiter in confirms.removeAll() { waiter.resume(throwing: error) }
         } else if let id = consumers.values.first(where: { $0.channel == channel })?.id {
             unsubscribed(consumerID: id)
+        } else if let id = readerID(on: channel) {
+            readerLost(id, error)
         }
     }
 
@@ -805,43 +866,132 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     }
 
     private func settle(consumerID: Int, generation: UInt64, deliveryTag: UInt64, _ settlement: AMQPSettlement) throws(AMQPError) {
-        guard let connection, var consumer = consumers[consumerID], consumer.generation == generation, consumer.isSubscribed else {
+        if var reader = readers[consumerID], reader.generation == generation, reader.lost == nil {
+            try settle(deliveryTag, settlement, in: &reader.acks, on: reader.channel)
+            readers[consumerID] = reader
+            return
+        }
+        guard var consumer = consumers[consumerID], consumer.generation == generation, consumer.isSubscribed else {
             statistics.recordStaleSettlement()
             logger.debug("ignored the settlement of a delivery from a closed channel", metadata: ["delivery_tag": "\(deliveryTag)"])
             return
         }
-        switch settlement {
-        case .ack:
-            if !consumer.acks.ack(deliveryTag) {
-                logger.warning("ignored a second settlement of a delivery", metadata: ["delivery_tag": "\(deliveryTag)"])
-            }
-            consumers[consumerID] = consumer
-            return
-        case .nack(let requeue):
-            guard consumer.acks.remove(deliveryTag) else { return }
-            consumers[consumerID] = consumer
-            try Self.check(amqp_basic_nack(connection, consumer.channel, deliveryTag, 0, requeue ? 1 : 0), doing: "nack a delivery")
-        case .reject(let requeue):
-            guard consumer.acks.remove(deliveryTag) else { return }
-            consumers[consumerID] = consumer
-            try Self.check(amqp_basic_reject(connection, consumer.channel, deliveryTag, requeue ? 1 : 0), doing: "reject a delivery")
-        }
+        try settle(deliveryTag, settlement, in: &consumer.acks, on: consumer.channel)
+        consumers[consumerID] = consumer
         try closeChannelIfDrained(consumerID: consumerID)
     }
 
-    private func flushAcks() throws(AMQPError) {
+    /// Acks wait in `acks` to be coalesced; nacks and rejects are sent at once.
+    private func settle(_ deliveryTag: UInt64, _ settlement: AMQPSettlement, in acks: inout AckCoalescer, on channel: UInt16) throws(AMQPError) {
         guard let connection else { return }
-        for id in consumers.keys {
-            guard consumers[id]!.isSubscribed else { continue }
-            let acks = consumers[id]!.acks.drain()
-            guard !acks.isEmpty else { continue }
-            let channel = consumers[id]!.channel
-            for ack in acks {
-                try Self.check(amqp_basic_ack(connection, channel, ack.deliveryTag, ack.multiple ? 1 : 0), doing: "ack deliveries")
+        switch settlement {
+        case .ack:
+            if !acks.ack(deliveryTag) {
+                logger.warning("ignored a second settlement of a delivery", metadata: ["delivery_tag": "\(deliveryTag)"])
             }
-            statistics.recordAckFrames(acks.count)
+        case .nack(let requeue):
+            guard acks.remove(deliveryTag) else { return }
+            try Self.check(amqp_basic_nack(connection, channel, deliveryTag, 0, requeue ? 1 : 0), doing: "nack a delivery")
+        case .reject(let requeue):
+            guard acks.remove(deliveryTag) else { return }
+            try Self.check(amqp_basic_reject(connection, channel, deliveryTag, requeue ? 1 : 0), doing: "reject a delivery")
+        }
+    }
+
+    private func flushAcks() throws(AMQPError) {
+        for (id, consumer) in consumers where consumer.isSubscribed {
+            guard try sendAcks(&consumers[id]!.acks, on: consumer.channel) else { continue }
             try closeChannelIfDrained(consumerID: id)
         }
+        for (id, reader) in readers where reader.lost == nil {
+            try sendAcks(&readers[id]!.acks, on: reader.channel)
+        }
+    }
+
+    /// Sends the acks waiting in `acks`; false when there were none.
+    @discardableResult
+    private func sendAcks(_ acks: inout AckCoalescer, on channel: UInt16) throws(AMQPError) -> Bool {
+        guard let connection else { return false }
+        let frames = acks.drain()
+        guard !frames.isEmpty else { return false }
+        for ack in frames {
+            try Self.check(amqp_basic_ack(connection, channel, ack.deliveryTag, ack.multiple ? 1 : 0), doing: "ack deliveries")
+        }
+        statistics.recordAckFrames(frames.count)
+        return true
+    }
+
+    // MARK: - Reading with basic.get
+
+    /// Asks for the next message; the reply comes with basic.get-ok and its content, or basic.get-empty.
+    private func requestNext(readerID id: Int, reply: Reply<AMQPQueueReader.Message?>) throws(AMQPError) {
+        guard let reader = readers[id] else {
+            reply.resume(throwing: AMQPError(code: .closed, message: "the queue reader was closed"))
+            return
+        }
+        if let lost = reader.lost {
+            reply.resume(throwing: lost)
+            return
+        }
+        guard reader.waiting == nil else {
+            reply.resume(throwing: AMQPError(code: .protocolError, message: "a queue reader reads one message at a time"))
+            return
+        }
+        guard let connection else { throw AMQPError(code: .connectionLost, message: "not connected") }
+        defer { arena.reset() }
+        var get = amqp_basic_get_t()
+        get.queue = arena.bytes(reader.queue)
+        readers[id]?.waiting = reply
+        try Self.check(amqp_send_method(connection, reader.channel, Method.basicGet, &get), doing: "read from queue '\(reader.queue)'")
+    }
+
+    private func fetched(_ message: AMQPMessage, readerID id: Int, deliveryTag: UInt64, redelivered: Bool, remaining: UInt32) {
+        guard let reader = readers[id], reader.lost == nil else { return }
+        let delivery = AMQPDelivery(exchange: message.exchange, routingKey: message.routingKey, properties: message.properties,
+                                    body: message.body, redelivered: redelivered, deliveryTag: deliveryTag,
+                                    consumerID: id, channelGeneration: reader.generation, settler: self)
+        readers[id]?.acks.received(deliveryTag)
+        readers[id]?.waiting = nil
+        statistics.recordDelivery()
+        reader.waiting?.resume(returning: AMQPQueueReader.Message(delivery: delivery, remaining: Int(remaining)))
+    }
+
+    private func queueWasEmpty(readerID id: Int) {
+        let waiting = readers[id]?.waiting
+        readers[id]?.waiting = nil
+        waiting?.resume(returning: nil)
+    }
+
+    /// Sends the acks so far, hands back what is still unsettled and closes the channel.
+    ///
+    /// The rest goes back with one `multiple` basic.nack rather than with the channel's close: RabbitMQ 4.3
+    /// and later count a message returned by a closing channel towards a quorum queue's delivery limit,
+    /// and one returned by basic.nack not.
+    private func closeReader(_ id: Int) throws(AMQPError) {
+        guard let reader = readers.removeValue(forKey: id) else { return }
+        reader.waiting?.resume(throwing: AMQPError(code: .closed, message: "the queue reader was closed"))
+        guard reader.lost == nil, let connection else { return }
+        var acks = reader.acks
+        try sendAcks(&acks, on: reader.channel)
+        if let last = acks.lastUnsettledTag {
+            try Self.check(amqp_basic_nack(connection, reader.channel, last, 1, 1), doing: "hand back what a queue reader read")
+        }
+        var close = amqp_channel_close_t()
+        close.reply_code = 200
+        _ = try rpc(reader.channel, Method.channelClose, &close, expecting: Method.channelCloseOK)
+        openChannels.remove(reader.channel)
+    }
+
+    private func readerLost(_ id: Int, _ error: AMQPError) {
+        guard let reader = readers[id] else { return }
+        readers[id]?.lost = error
+        readers[id]?.waiting = nil
+        readers[id]?.acks = AckCoalescer()
+        reader.waiting?.resume(throwing: error)
+    }
+
+    private func readerID(on channel: UInt16) -> Int? {
+        readers.first { $0.value.channel == channel }?.key
     }
 
     // MARK: - Publishing
@@ -940,6 +1090,9 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         case .delivery(let deliveryTag, let redelivered, let exchange, let routingKey):
             try deliver(AMQPMessage(exchange: exchange, routingKey: routingKey, properties: content.properties, body: content.body),
                         deliveryTag: deliveryTag, redelivered: redelivered, on: channel)
+        case .fetched(let readerID, let deliveryTag, let redelivered, let exchange, let routingKey, let remaining):
+            fetched(AMQPMessage(exchange: exchange, routingKey: routingKey, properties: content.properties, body: content.body),
+                    readerID: readerID, deliveryTag: deliveryTag, redelivered: redelivered, remaining: remaining)
         case .returned(let replyCode, let replyText, let exchange, let routingKey):
             confirms.returned(.init(exchange: exchange, routingKey: routingKey, messageID: content.properties.messageID, body: content.body),
                               replyCode: replyCode, replyText: replyText)
@@ -974,6 +1127,15 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             contents[channel] = ContentInProgress(kind: .delivery(
                 deliveryTag: deliver.delivery_tag, redelivered: deliver.redelivered != 0,
                 exchange: AMQPCDecoding.string(deliver.exchange), routingKey: AMQPCDecoding.string(deliver.routing_key)))
+        case Method.basicGetOK:
+            guard let id = readerID(on: channel) else { break }
+            let got = method.decoded.assumingMemoryBound(to: amqp_basic_get_ok_t.self).pointee
+            contents[channel] = ContentInProgress(kind: .fetched(
+                readerID: id, deliveryTag: got.delivery_tag, redelivered: got.redelivered != 0,
+                exchange: AMQPCDecoding.string(got.exchange), routingKey: AMQPCDecoding.string(got.routing_key),
+                remaining: got.message_count))
+        case Method.basicGetEmpty:
+            if let id = readerID(on: channel) { queueWasEmpty(readerID: id) }
         case Method.basicReturn:
             let returned = method.decoded.assumingMemoryBound(to: amqp_basic_return_t.self).pointee
             contents[channel] = ContentInProgress(kind: .returned(
@@ -1165,6 +1327,9 @@ private enum Method {
     static let basicConsume: UInt32 = 0x003C_0014
     static let basicConsumeOK: UInt32 = 0x003C_0015
     static let basicCancel: UInt32 = 0x003C_001E
+    static let basicGet: UInt32 = 0x003C_0046
+    static let basicGetOK: UInt32 = 0x003C_0047
+    static let basicGetEmpty: UInt32 = 0x003C_0048
     static let basicReturn: UInt32 = 0x003C_0032
     static let basicDeliver: UInt32 = 0x003C_003C
     static let basicAck: UInt32 = 0x003C_0050

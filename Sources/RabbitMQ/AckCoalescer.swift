@@ -15,6 +15,9 @@ struct AckCoalescer {
 
     var unsettledCount: Int { unsettled.count }
 
+    /// The latest delivery not settled yet; after ``drain()``, a `multiple` nack of it covers exactly the unacked ones.
+    var lastUnsettledTag: UInt64? { unsettled.last?.tag }
+
     mutating func received(_ deliveryTag: UInt64) {
         unsettled.append((deliveryTag, false))
     }

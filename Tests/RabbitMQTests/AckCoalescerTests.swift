@@ -33,6 +33,17 @@ import Testing
         #expect(second == [.init(deliveryTag: 5, multiple: true)])
     }
 
+    @Test func afterADrainTheLastUnsettledTagIsTheLatestDeliveryNotAcked() {
+        var coalescer = makeSUT(received: [1, 2, 3, 4, 5], acked: [2, 5])
+        _ = coalescer.drain()
+        #expect(coalescer.lastUnsettledTag == 4)
+        _ = coalescer.ack(1)
+        _ = coalescer.ack(3)
+        _ = coalescer.ack(4)
+        _ = coalescer.drain()
+        #expect(coalescer.lastUnsettledTag == nil)
+    }
+
     @Test func aSingleAckIsNotMarkedMultiple() {
         var coalescer = makeSUT(received: [7, 8], acked: [7])
         let acks = coalescer.drain()

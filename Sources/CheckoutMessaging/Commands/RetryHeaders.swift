@@ -10,4 +10,7 @@ public enum RetryHeaders {
     public static let errorDetail = "x-error-detail"
     /// When the worker dead-lettered it.
     public static let deadLetteredAt = "x-dead-lettered-at"
+
+    /// Every header above: what a replayed dead letter sheds to become the client's command again.
+    public static let all: Set<String> = [retryCount, originalRoutingKey, errorReason, errorDetail, deadLetteredAt]
 }

@@ -14,10 +14,14 @@ import Testing
 /// reply and dead letter, as an outside service would.
 final class TestWorld: Sendable {
     let names: MessagingConfiguration
+    let brokerURL: String
     let client: AMQPConnection
     let events: MessageInbox
+    /// Empty when the world leaves the dead letters in their queue.
     let deadLetters: MessageInbox
     let replies: MessageInbox
+    /// Every command published to the commands exchange, when the world observes them.
+    let commands: MessageInbox
     let replyQueue: String
     private let consumers: Task<Void, Never>
 
@@ -37,34 +41,59 @@ final class TestWorld: Sendable {
         product("SKU-GONE", price: 100, stock: 3, active: false),
     ]
 
-    init(_ name: String = "world", retryDelays: String = "100ms,200ms") async throws {
+    /// - Parameters:
+    ///   - virtualHost: A virtual host of the test's own, where the world uses the contract's names, as
+    ///     `checkout-worker` run as a process does; by default the world uses names of its own on `/`.
+    ///   - collectsDeadLetters: Whether the client consumes the dead-letter queue into ``deadLetters``,
+    ///     or leaves the dead letters there for the dead-letter tools.
+    ///   - observesCommands: Whether ``commands`` collects what is published to the commands exchange.
+    init(
+        _ name: String = "world",
+        retryDelays: String = "100ms,200ms",
+        virtualHost: String? = nil,
+        collectsDeadLetters: Bool = true,
+        observesCommands: Bool = false
+    ) async throws {
         let prefix = "test.\(name).\(UUID().uuidString.prefix(8))"
         var names = try WorkerConfiguration(reading: Self.reader([:])).messaging
-        names.commandsExchange = "\(prefix).commands"
-        names.eventsExchange = "\(prefix).events"
-        names.deadLetter = "\(prefix).dead-letter"
-        names.syncCartQueue = "\(prefix).sync-cart"
-        names.placeOrderQueue = "\(prefix).place-order"
-        names.retryQueuePrefix = "\(prefix).retry"
+        if virtualHost == nil {
+            names.commandsExchange = "\(prefix).commands"
+            names.eventsExchange = "\(prefix).events"
+            names.deadLetter = "\(prefix).dead-letter"
+            names.syncCartQueue = "\(prefix).sync-cart"
+            names.placeOrderQueue = "\(prefix).place-order"
+            names.retryQueuePrefix = "\(prefix).retry"
+        }
         names.retryDelays = try RetryDelays(retryDelays)
         self.names = names
+        brokerURL = virtualHost.map { Self.brokerURL(virtualHost: $0) } ?? Self.brokerURL
 
-        client = try await AMQPConnection.connect(AMQPConfiguration(urls: Self.brokerURL), logger: Self.logger)
+        client = try await AMQPConnection.connect(AMQPConfiguration(urls: brokerURL), logger: Self.logger)
         try await client.declare(CheckoutTopology.make(names))
         let eventQueue = "\(prefix).observed-events"
+        let commandQueue = "\(prefix).observed-commands"
         replyQueue = "\(prefix).replies"
         try await client.declare(AMQPTopology(
-            queues: [.init(name: eventQueue, durable: false, autoDelete: true), .init(name: replyQueue, durable: false, autoDelete: true)],
+            queues: [eventQueue, replyQueue].map { .init(name: $0, durable: false, autoDelete: true) },
             bindings: [.init(queue: eventQueue, exchange: names.eventsExchange, routingKey: "#")]
         ))
+        if observesCommands {
+            // Bound to every routing key: with it, no command is unroutable.
+            try await client.declare(AMQPTopology(
+                queues: [.init(name: commandQueue, durable: false, autoDelete: true)],
+                bindings: [.init(queue: commandQueue, exchange: names.commandsExchange, routingKey: "#")]
+            ))
+        }
         events = MessageInbox()
         deadLetters = MessageInbox()
         replies = MessageInbox()
-        let streams = [
+        commands = MessageInbox()
+        var streams = [
             (try await client.consume(queue: eventQueue, prefetch: 500), events),
-            (try await client.consume(queue: names.deadLetter, prefetch: 500), deadLetters),
             (try await client.consume(queue: replyQueue, prefetch: 500), replies),
         ]
+        if collectsDeadLetters { streams.append((try await client.consume(queue: names.deadLetter, prefetch: 500), deadLetters)) }
+        if observesCommands { streams.append((try await client.consume(queue: commandQueue, prefetch: 500), commands)) }
         consumers = Task {
             await withTaskGroup(of: Void.self) { group in
                 for (consumer, inbox) in streams {
@@ -82,7 +111,7 @@ final class TestWorld: Sendable {
     /// A worker as `checkout-worker run` builds it, with this world's names and the in-memory store.
     func startWorker(_ environment: [String: String] = [:], sharing store: CheckoutStore? = nil) async throws -> RunningWorker {
         var configuration = try WorkerConfiguration(reading: Self.reader([
-            "CHECKOUT_AMQP_URL": Self.brokerURL,
+            "CHECKOUT_AMQP_URL": brokerURL,
             "CHECKOUT_DATABASE_URL": "memory://",
             "CHECKOUT_HTTP_PORT": "0",
             "CHECKOUT_CONCURRENCY": "8",
@@ -149,6 +178,25 @@ final class TestWorld: Sendable {
             try? await client.deleteExchange(exchange)
         }
         await client.close()
+    }
+
+    /// Publishes a dead letter as the worker's `FailureRouter` writes one, for states that are slow to
+    /// reach through a worker (many dead letters, or one whose command was in fact handled).
+    func publishDeadLetter(_ kind: CommandKind, _ body: String, messageID: String?, reason: String = "retries-exhausted", retryCount: Int = 2) async throws {
+        let headers: AMQPFieldTable = [
+            RetryHeaders.errorReason: .string(reason),
+            RetryHeaders.errorDetail: .string("gave up after \(retryCount) retries: database-unavailable: test"),
+            RetryHeaders.originalRoutingKey: .string(kind.routingKey),
+            RetryHeaders.deadLetteredAt: .timestamp(Date()),
+            RetryHeaders.retryCount: .int64(Int64(retryCount)),
+        ]
+        let properties = AMQPProperties(contentType: "application/json", headers: headers, deliveryMode: .persistent, messageID: messageID)
+        try await client.publish(AMQPMessage(exchange: names.deadLetter, routingKey: kind.routingKey, properties: properties, body: Array(body.utf8), mandatory: true))
+    }
+
+    static func brokerURL(virtualHost: String) -> String {
+        let path = brokerURL.range(of: "/", options: .backwards, range: brokerURL.range(of: "://")!.upperBound..<brokerURL.endIndex)!
+        return brokerURL[..<path.lowerBound] + "/" + virtualHost
     }
 
     static func reader(_ environment: [String: String]) -> ConfigReader {

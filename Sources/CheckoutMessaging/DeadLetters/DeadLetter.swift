@@ -1,0 +1,50 @@
+public import Foundation
+public import RabbitMQ
+
+/// A message of the dead-letter queue, with what the worker wrote about why it is there.
+public struct DeadLetter: Sendable {
+    /// Where it was in the queue when it was read: 1 for the head.
+    public let position: Int
+    public let delivery: AMQPDelivery
+
+    public init(position: Int, delivery: AMQPDelivery) {
+        self.position = position
+        self.delivery = delivery
+    }
+
+    /// The command's `message_id`; nil for input that had none (`missing-message-id`).
+    public var messageID: String? {
+        delivery.properties.messageID.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The routing key the client published with.
+    public var routingKey: String {
+        header(RetryHeaders.originalRoutingKey)?.stringValue ?? delivery.routingKey
+    }
+
+    /// The `x-error-reason` code: a malformed-input code or `retries-exhausted`.
+    public var reason: String? { header(RetryHeaders.errorReason)?.stringValue }
+
+    public var detail: String? { header(RetryHeaders.errorDetail)?.stringValue }
+
+    /// How many retries came before it was given up; 0 for input dead-lettered at once.
+    public var retryCount: Int { header(RetryHeaders.retryCount)?.intValue ?? 0 }
+
+    public var deadLetteredAt: Date? {
+        if case .timestamp(let date) = header(RetryHeaders.deadLetteredAt) { return date }
+        return nil
+    }
+
+    /// The command as the client sent it, to publish again: same properties and body, under its
+    /// original routing key, without the worker's headers, so that its retries start again from zero.
+    public func replay(to exchange: String) -> AMQPMessage {
+        var properties = delivery.properties
+        properties.headers = properties.headers?.filter { !RetryHeaders.all.contains($0.key) }
+        if properties.headers?.isEmpty == true { properties.headers = nil }
+        return AMQPMessage(exchange: exchange, routingKey: routingKey, properties: properties, body: delivery.body, mandatory: true)
+    }
+
+    private func header(_ name: String) -> AMQPFieldValue? {
+        delivery.properties.headers?[name]
+    }
+}

@@ -1,0 +1,108 @@
+import CheckoutMessaging
+import Foundation
+import RabbitMQ
+
+/// `dead-letters show` for people: every property, every header and the whole body of a dead letter.
+enum DeadLetterDetails {
+    static func text(_ letter: DeadLetter, queue: String) -> String {
+        let properties = letter.delivery.properties
+        var lines = ["dead letter \(letter.position) of \(queue), routing key \(letter.routingKey)", "properties:"]
+        let values: [(String, String?)] = [
+            ("message_id", properties.messageID),
+            ("correlation_id", properties.correlationID),
+            ("reply_to", properties.replyTo),
+            ("content_type", properties.contentType),
+            ("content_encoding", properties.contentEncoding),
+            ("delivery_mode", properties.deliveryMode.map { "\($0.rawValue) (\($0 == .persistent ? "persistent" : "transient"))" }),
+            ("priority", properties.priority.map { "\($0)" }),
+            ("expiration", properties.expiration),
+            ("timestamp", properties.timestamp.map { $0.formatted(.iso8601) }),
+            ("type", properties.type),
+            ("user_id", properties.userID),
+            ("app_id", properties.appID),
+        ]
+        for case let (name, value?) in values {
+            lines.append("  \(name): \(value)")
+        }
+        lines.append("headers:")
+        for (name, value) in (properties.headers ?? [:]).sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(name): \(describe(value, nested: false))")
+        }
+        let body = letter.delivery.body
+        if let json = prettyJSON(body) {
+            lines.append("body (\(body.count) bytes, JSON):")
+            lines.append(json)
+        } else {
+            lines.append("body (\(body.count) bytes, not JSON; bytes outside printable ASCII escaped):")
+            lines.append(escaped(body))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A header value as text; strings are quoted only inside tables and arrays.
+    static func describe(_ value: AMQPFieldValue, nested: Bool) -> String {
+        switch value {
+        case .bool(let v): "\(v)"
+        case .int8(let v): "\(v)"
+        case .uint8(let v): "\(v)"
+        case .int16(let v): "\(v)"
+        case .uint16(let v): "\(v)"
+        case .int32(let v): "\(v)"
+        case .uint32(let v): "\(v)"
+        case .int64(let v): "\(v)"
+        case .uint64(let v): "\(v)"
+        case .float(let v): "\(v)"
+        case .double(let v): "\(v)"
+        case .decimal(let scale, let v): "\(Decimal(v) / pow(Decimal(10), Int(scale)))"
+        case .string(let text): escaped(text, quoted: nested)
+        case .bytes(let bytes): "bytes \"\(escaped(bytes))\""
+        case .timestamp(let date): date.formatted(.iso8601)
+        case .array(let values): "[" + values.map { describe($0, nested: true) }.joined(separator: ", ") + "]"
+        case .table(let table): "{" + table.sorted { $0.key < $1.key }.map { "\($0.key): \(describe($0.value, nested: true))" }.joined(separator: ", ") + "}"
+        case .void: "null"
+        }
+    }
+
+    /// Indented JSON with sorted keys, or nil when the body is not JSON.
+    static func prettyJSON(_ body: [UInt8]) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]),
+              let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+        else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Printable ASCII as it is, a backslash as `\\`, newlines and tabs as `\n`, `\r`, `\t`, every
+    /// other byte as `\xHH`.
+    static func escaped(_ bytes: [UInt8]) -> String {
+        var text = ""
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\\"): text += "\\\\"
+            case UInt8(ascii: "\n"): text += "\\n"
+            case UInt8(ascii: "\r"): text += "\\r"
+            case UInt8(ascii: "\t"): text += "\\t"
+            case 0x20...0x7E: text.unicodeScalars.append(UnicodeScalar(byte))
+            default: text += String(format: "\\x%02X", byte)
+            }
+        }
+        return text
+    }
+
+    /// `text` with its control characters escaped; `quoted`, in double quotes, with quotes and backslashes escaped too.
+    static func escaped(_ text: String, quoted: Bool) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\" where quoted: result += "\\\\"
+            case "\"" where quoted: result += "\\\""
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                result += String(format: "\\x%02X", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted ? "\"\(result)\"" : result
+    }
+}

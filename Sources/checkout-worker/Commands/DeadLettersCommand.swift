@@ -1,0 +1,52 @@
+import ArgumentParser
+import CheckoutMessaging
+import Logging
+import RabbitMQ
+
+/// `checkout-worker dead-letters …`: what an operator does with `checkout.dead-letter`.
+struct DeadLettersCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dead-letters",
+        abstract: "Look into the dead-letter queue, replay its messages once the cause is fixed, or purge them.",
+        discussion: """
+            An ID is a position in the queue as `list` shows it (1 is the head), or a message_id, which names \
+            every dead letter with that id. Positions move when messages before them are removed, so prefer \
+            message_ids; dead letters of input without a message_id have only a position. Write a message_id \
+            that is a number as id:NUMBER.
+
+            Every sub-command reads the queue from its head up to the messages it held when the command began, \
+            and leaves what it does not remove in its place. Run one at a time: what one holds, another does not see.
+            """,
+        subcommands: [
+            DeadLettersListCommand.self, DeadLettersShowCommand.self, DeadLettersReplayCommand.self, DeadLettersPurgeCommand.self,
+        ]
+    )
+
+    /// Connects with the worker's settings, runs `body` on the dead-letter queue and disconnects; a
+    /// broker error becomes one line naming the queue.
+    static func withQueue<Result>(_ settings: SettingsOptions, _ body: (DeadLetterQueue) async throws -> Result) async throws -> Result {
+        var configuration = try settings.workerConfiguration()
+        configuration.amqp.connectionName = "checkout-worker dead-letters (\(configuration.amqp.connectionName))"
+        var logger = Logger(label: "checkout-worker")
+        // What goes wrong is said once, as the command's error.
+        logger.logLevel = .error
+        let connection: AMQPConnection
+        do {
+            connection = try await AMQPConnection.connect(configuration.amqp, logger: logger)
+        } catch {
+            throw CommandFailure("cannot connect to the broker: \(error)")
+        }
+        let queue = DeadLetterQueue(connection: connection, configuration: configuration.messaging)
+        do {
+            let result = try await body(queue)
+            await connection.close()
+            return result
+        } catch let error as AMQPError {
+            await connection.close()
+            throw CommandFailure("\(queue.name): \(error); what was not removed is still in the queue")
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+}

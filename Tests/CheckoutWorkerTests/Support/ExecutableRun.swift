@@ -1,0 +1,87 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child process, its output read as it comes, awaited without blocking a thread of the
+/// cooperative pool (rabbitmqctl takes seconds; the worker under test runs on that pool).
+final class ExecutableRun: Sendable {
+    let processIdentifier: Int32
+    /// Kept until the process ends.
+    private let process: Mutex<Process>
+    private let output = CapturedOutput()
+    private let exited: Task<Int32, Never>
+
+    /// The built `checkout-worker`, next to the test bundle in `.build/<triple>/debug`.
+    static var checkoutWorker: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("checkout-worker")
+    }
+
+    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let standardOutput = Pipe()
+        let standardError = Pipe()
+        process.standardOutput = standardOutput
+        process.standardError = standardError
+        let (termination, terminated) = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { terminated.yield($0.terminationStatus) }
+        exited = Task {
+            var iterator = termination.makeAsyncIterator()
+            return await iterator.next() ?? -1
+        }
+        standardOutput.fileHandleForReading.readabilityHandler = { [output] handle in
+            output.append(handle.availableData, error: false)
+        }
+        standardError.fileHandleForReading.readabilityHandler = { [output] handle in
+            output.append(handle.availableData, error: true)
+        }
+        try process.run()
+        processIdentifier = process.processIdentifier
+        self.process = Mutex(process)
+    }
+
+    /// Runs to the end.
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> ExecutableRun {
+        let run = try ExecutableRun(executable, arguments, environment: environment)
+        _ = await run.status
+        return run
+    }
+
+    /// Waits for the process to end: its exit status, or the number of the signal that ended it.
+    var status: Int32 {
+        get async {
+            let status = await exited.value
+            // What the process wrote just before it ended may still be on its way through the pipes.
+            try? await Task.sleep(for: .milliseconds(100))
+            return status
+        }
+    }
+
+    var standardOutput: String { output.text(error: false) }
+    var standardError: String { output.text(error: true) }
+    var outputLines: [String] { standardOutput.split(separator: "\n").map(String.init) }
+
+    /// Ends the process at once, as `kill -9` does: no clean-up, nothing flushed, no goodbye to the broker.
+    func killWithoutWarning() {
+        _ = kill(processIdentifier, SIGKILL)
+    }
+}
+
+/// What a child process wrote, appended from the pipes' reading threads.
+private final class CapturedOutput: Sendable {
+    private let data = Mutex((standardOutput: Data(), standardError: Data()))
+
+    func append(_ bytes: Data, error: Bool) {
+        data.withLock { error ? $0.standardError.append(bytes) : $0.standardOutput.append(bytes) }
+    }
+
+    func text(error: Bool) -> String {
+        data.withLock { String(decoding: error ? $0.standardError : $0.standardOutput, as: UTF8.self) }
+    }
+}
