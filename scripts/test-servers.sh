@@ -9,6 +9,12 @@
 #   scripts/test-servers.sh restart-rabbitmq  stop and start the whole RabbitMQ node (Erlang VM included)
 #   scripts/test-servers.sh start-rabbitmq    start only RabbitMQ; stop-rabbitmq stops it
 #   scripts/test-servers.sh ctl ARGS...       rabbitmqctl against the private node (= scripts/rabbitmqctl.sh)
+#   scripts/test-servers.sh start-cluster     start a three-node RabbitMQ cluster (for the chaos and cluster suites)
+#   scripts/test-servers.sh stop-cluster      stop it (`stop` does too)
+#   scripts/test-servers.sh cluster-env       print the `export` lines of the cluster (node URLs, node names)
+#   scripts/test-servers.sh cluster-status    say which cluster nodes run (exit 0 when all three do, 3 otherwise)
+#   scripts/test-servers.sh stop-cluster-node N   stop node N (1-3) of the cluster; start-cluster-node N starts it again
+#   scripts/test-servers.sh cluster-ctl N ARGS... rabbitmqctl against node N of the cluster
 #   source scripts/test-servers.sh            start (or reuse) the servers and export the env into this shell
 #
 # Everything lives in .servers/ at the repository root: certs/, rabbitmq/ (config, data, logs,
@@ -16,6 +22,9 @@
 #
 # Ports: AMQP 127.0.0.1:35672, AMQPS 127.0.0.1:35671, PostgreSQL 127.0.0.1:35432; Erlang
 # distribution 35673, a private epmd on 35674, rabbitmqctl's own distribution 35680-35699.
+# The cluster (state in .servers/cluster/): node N (1-3) has AMQP 36672+10(N-1), AMQPS one below,
+# Erlang distribution one above (36671-36673, 36681-36683, 36691-36693); the nodes share one Erlang
+# cookie and one epmd on 36674; their rabbitmqctl uses 36700-36719. Nothing shared with the single node.
 
 if [[ "${BASH_SOURCE[0]}" != "$0" ]]; then
     # Sourced: do the work in a child process (so `set -e` and friends stay out of the caller's
@@ -54,6 +63,18 @@ PG_PASSWORD=checkout
 PG_SUPERUSER=postgres
 PG_SUPERUSER_PASSWORD=checkout-test-superuser
 
+CLUSTER_DIR="$STATE/cluster"
+CLUSTER_NODES=(1 2 3)
+CLUSTER_NAME="${CLUSTER_NAME:-checkout-cluster}"
+CLUSTER_AMQP_BASE="${CLUSTER_AMQP_BASE:-36672}"
+CLUSTER_EPMD_PORT="${CLUSTER_EPMD_PORT:-36674}"
+CLUSTER_CTL_DIST_PORT_MIN="${CLUSTER_CTL_DIST_PORT_MIN:-36700}"
+CLUSTER_CTL_DIST_PORT_MAX="${CLUSTER_CTL_DIST_PORT_MAX:-36719}"
+# Set for cluster nodes: their epmd serves the other nodes too, so stopping one node leaves it running.
+SHARED_EPMD=0
+# Set for cluster nodes: the nodes an empty node looks for to join at boot.
+RMQ_PEERS=()
+
 RMQ_START_TIMEOUT="${RMQ_START_TIMEOUT:-90}"
 PG_START_TIMEOUT="${PG_START_TIMEOUT:-60}"
 RMQ_SBIN=/usr/lib/rabbitmq/bin
@@ -80,6 +101,17 @@ port_open() {
     hex="$(printf '%04X' "$1")"
     awk -v p=":$hex" 'NR > 1 && $4 == "0A" && substr($2, length($2) - 4) == p { found = 1 } END { exit !found }' \
         /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+# Closes every descriptor above 2 of this (sub)shell, before it execs a server that outlives the
+# script: a caller that waits for the script through a descriptor it gave it (Foundation's Process
+# does) would otherwise wait for the server.
+close_inherited_descriptors() {
+    local fd
+    for fd in /proc/"$BASHPID"/fd/*; do
+        fd="${fd##*/}"
+        if ((fd > 2)); then eval "exec $fd>&-" 2>/dev/null || true; fi
+    done
 }
 
 show_log() { # file [lines]
@@ -218,7 +250,11 @@ rmqctl() ( rmq_env; exec "$RMQ_SBIN/rabbitmqctl" -n "$RMQ_NODE" "$@" )
 rmq_write_config() {
     mkdir -p "$RMQ_DIR/home" "$RMQ_DIR/mnesia" "$RMQ_DIR/log"
     chmod 700 "$RMQ_DIR/home"
-    if [[ ! -s "$RMQ_DIR/home/.erlang.cookie" ]]; then
+    if [[ -n "${RMQ_SHARED_COOKIE:-}" ]]; then
+        # The nodes of one cluster must all present the same cookie.
+        rm -f "$RMQ_DIR/home/.erlang.cookie"
+        cp "$RMQ_SHARED_COOKIE" "$RMQ_DIR/home/.erlang.cookie"
+    elif [[ ! -s "$RMQ_DIR/home/.erlang.cookie" ]]; then
         (umask 077 && openssl rand -hex 20 | tr -d '\n' >"$RMQ_DIR/home/.erlang.cookie")
     fi
     chmod 400 "$RMQ_DIR/home/.erlang.cookie"
@@ -242,6 +278,13 @@ log.file.level = info
 log.console = false
 disk_free_limit.absolute = 50MB
 EOF
+    if ((${#RMQ_PEERS[@]} > 0)); then
+        local i
+        echo "cluster_formation.peer_discovery_backend = classic_config" >>"$RMQ_DIR/rabbitmq.conf"
+        for i in "${!RMQ_PEERS[@]}"; do
+            echo "cluster_formation.classic_config.nodes.$((i + 1)) = ${RMQ_PEERS[$i]}" >>"$RMQ_DIR/rabbitmq.conf"
+        done
+    fi
 }
 
 rmq_pids() { # beam pid and wrapper pid of our node, those alive
@@ -299,6 +342,7 @@ rmq_start() {
     (
         rmq_env
         cd "$RMQ_DIR"
+        close_inherited_descriptors
         exec setsid "$RMQ_SBIN/rabbitmq-server"
     ) >>"$RMQ_DIR/log/stdout.log" 2>&1 </dev/null 8>&- 9>&- &
     local wpid=$!
@@ -330,10 +374,133 @@ rmq_stop() {
         done
     fi
     rm -f "$RMQ_DIR/rabbit.pid" "$RMQ_DIR/wrapper.pid"
-    # The private epmd (port $EPMD_PORT) that our node started: only ever ours.
-    if port_open "$EPMD_PORT"; then
+    # The private epmd (port $EPMD_PORT) that our node started: only ever ours (a cluster's is
+    # stopped with its last node).
+    if ((SHARED_EPMD == 0)) && port_open "$EPMD_PORT"; then
         (export ERL_EPMD_PORT="$EPMD_PORT"; epmd -port "$EPMD_PORT" -kill >/dev/null 2>&1) || true
     fi
+}
+
+# ---------------------------------------------------------------- RabbitMQ cluster
+
+# Points the node variables above at cluster node N, so rmq_start, rmq_stop and rmqctl act on it.
+# Call in a subshell.
+cluster_node() {
+    local n="$1"
+    [[ " ${CLUSTER_NODES[*]} " == *" $n "* ]] || die "no cluster node '$n' (nodes: ${CLUSTER_NODES[*]})"
+    local base=$((CLUSTER_AMQP_BASE + 10 * (n - 1)))
+    RMQ_NODE="$(cluster_node_name "$n")"
+    RMQ_DIR="$CLUSTER_DIR/node$n"
+    AMQP_PORT="$base"
+    AMQPS_PORT=$((base - 1))
+    DIST_PORT=$((base + 1))
+    EPMD_PORT="$CLUSTER_EPMD_PORT"
+    CTL_DIST_PORT_MIN="$CLUSTER_CTL_DIST_PORT_MIN"
+    CTL_DIST_PORT_MAX="$CLUSTER_CTL_DIST_PORT_MAX"
+    RMQ_SHARED_COOKIE="$CLUSTER_DIR/cookie"
+    RMQ_PEERS=()
+    local peer
+    for peer in "${CLUSTER_NODES[@]}"; do RMQ_PEERS+=("$(cluster_node_name "$peer")"); done
+    SHARED_EPMD=1
+}
+
+cluster_node_name() { echo "$CLUSTER_NAME-$1@localhost"; }
+
+cluster_node_running() ( cluster_node "$1"; rmq_running )
+
+# The nodes that node N sees running in its cluster, one per line.
+cluster_running_nodes() {
+    local status
+    status="$( (cluster_node "$1"; rmqctl -q -t 15 cluster_status --formatter json) 2>/dev/null)" || return 0
+    printf '%s' "$status" | tr -d ' \n' | grep -o '"running_nodes":\[[^]]*\]' | grep -o "$CLUSTER_NAME-[0-9]*@[A-Za-z0-9.-]*" || true
+}
+
+cluster_healthy() {
+    local n
+    for n in "${CLUSTER_NODES[@]}"; do cluster_node_running "$n" || return 1; done
+    [[ "$(cluster_running_nodes 1 | sort -u | wc -l)" == "${#CLUSTER_NODES[@]}" ]]
+}
+
+cluster_fail() {
+    local n
+    for n in "${CLUSTER_NODES[@]}"; do
+        show_log "$CLUSTER_DIR/node$n/log/stdout.log" 20
+        show_log "$CLUSTER_DIR/node$n/log/rabbit.log" 30
+    done
+    cluster_stop >/dev/null 2>&1 || true # leave nothing half-started behind
+    die "$*"
+}
+
+# Starts the three nodes from empty state, then joins nodes 2 and 3 to node 1. A cluster already
+# running whole is reused; one that is not whole is stopped and made anew.
+cluster_start() {
+    if cluster_healthy; then
+        say "RabbitMQ cluster already running (${CLUSTER_NODES[*]/#/$CLUSTER_NAME-}), reusing it"
+        return 0
+    fi
+    cluster_stop
+    local n p
+    for n in "${CLUSTER_NODES[@]}"; do
+        for p in $( (cluster_node "$n"; echo "$AMQP_PORT $AMQPS_PORT $DIST_PORT") ); do
+            port_open "$p" && die "port $p on 127.0.0.1 is already used by another process (not our cluster): free it first"
+        done
+    done
+    rm -rf "$CLUSTER_DIR"
+    mkdir -p "$CLUSTER_DIR"
+    (umask 077 && openssl rand -hex 20 | tr -d '\n' >"$CLUSTER_DIR/cookie")
+    say "starting a three-node RabbitMQ cluster (AMQP $CLUSTER_AMQP_BASE, $((CLUSTER_AMQP_BASE + 10)), $((CLUSTER_AMQP_BASE + 20)))"
+    local t0=$SECONDS pids=() failed=0
+    # The first node boots alone and forms the cluster; the others then boot side by side and, being
+    # empty, join it through peer discovery (classic_config), with no rabbitmqctl call: a CLI call
+    # costs seconds of Erlang start-up on a loaded machine.
+    (cluster_node "${CLUSTER_NODES[0]}"; rmq_start) || cluster_fail "cluster node ${CLUSTER_NODES[0]} did not start"
+    for n in "${CLUSTER_NODES[@]:1}"; do
+        (cluster_node "$n"; rmq_start) &
+        pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p" || failed=1; done
+    ((failed == 0)) || cluster_fail "a cluster node did not start"
+    cluster_healthy || cluster_fail "the cluster does not show its three nodes running"
+    say "RabbitMQ cluster up in $((SECONDS - t0))s"
+}
+
+cluster_stop() {
+    local n
+    for n in "${CLUSTER_NODES[@]}"; do
+        if cluster_node_running "$n"; then (cluster_node "$n"; rmq_stop) & fi
+    done
+    wait
+    if port_open "$CLUSTER_EPMD_PORT"; then
+        (export ERL_EPMD_PORT="$CLUSTER_EPMD_PORT"; epmd -port "$CLUSTER_EPMD_PORT" -kill >/dev/null 2>&1) || true
+    fi
+}
+
+cluster_print_env() {
+    local n urls=() names=()
+    for n in "${CLUSTER_NODES[@]}"; do
+        urls+=("amqp://guest:guest@127.0.0.1:$((CLUSTER_AMQP_BASE + 10 * (n - 1)))/%2F")
+        names+=("$(cluster_node_name "$n")")
+    done
+    local IFS=,
+    cat <<EOT
+export RABBITMQ_CLUSTER_URLS='${urls[*]}'
+export RABBITMQ_CLUSTER_NODES='${names[*]}'
+export TEST_SERVERS='$ROOT/scripts/test-servers.sh'
+EOT
+}
+
+cluster_status() {
+    local n rc=0 running
+    for n in "${CLUSTER_NODES[@]}"; do
+        if cluster_node_running "$n"; then
+            running="$(cluster_running_nodes "$n" | tr '\n' ' ')"
+            echo "cluster node $n: running (sees: ${running% })"
+        else
+            echo "cluster node $n: stopped"
+            rc=3
+        fi
+    done
+    return "$rc"
 }
 
 # ---------------------------------------------------------------- PostgreSQL
@@ -529,6 +696,7 @@ main() {
             ;;
         stop)
             lock
+            cluster_stop
             rmq_stop
             if [[ -d /usr/lib/postgresql && ( -e "$PG_LINK" || -L "$PG_LINK" ) ]]; then pg_stop; fi
             ;;
@@ -547,6 +715,31 @@ main() {
             rmq_stop
             rmq_start
             ;;
+        start-cluster)
+            lock
+            ensure_packages
+            make_certs
+            cluster_start
+            ;;
+        stop-cluster)
+            lock
+            cluster_stop
+            ;;
+        start-cluster-node)
+            lock
+            (cluster_node "${1:?usage: $0 start-cluster-node N}"; rmq_start)
+            ;;
+        stop-cluster-node)
+            lock
+            (cluster_node "${1:?usage: $0 stop-cluster-node N}"; rmq_stop)
+            ;;
+        cluster-env) cluster_print_env ;;
+        cluster-status) cluster_status ;;
+        cluster-ctl)
+            local node="${1:?usage: $0 cluster-ctl N ARGS...}"
+            shift
+            (cluster_node "$node"; rmqctl "$@")
+            ;;
         install)
             lock
             ensure_packages
@@ -556,6 +749,7 @@ main() {
         ctl) rmqctl "$@" ;;
         *)
             echo "usage: $0 start|stop|env|status|install|start-rabbitmq|stop-rabbitmq|restart-rabbitmq|ctl ARGS..." >&2
+            echo "       $0 start-cluster|stop-cluster|cluster-env|cluster-status|start-cluster-node N|stop-cluster-node N|cluster-ctl N ARGS..." >&2
             exit 2
             ;;
     esac

@@ -4,6 +4,8 @@
 #   scripts/test.sh --filter X      any arguments go to `swift test`
 # The servers (see scripts/test-servers.sh) are stopped on exit, also on failure or Ctrl-C, unless
 # they were already running before (then they are left as found). KEEP_TEST_SERVERS=1 keeps them up.
+# The chaos and cluster suites also need the three-node test cluster (`test-servers.sh start-cluster`),
+# started for the whole run, or for a run whose arguments name them (--filter ChaosTests).
 # The exit code is swift test's.
 set -euo pipefail
 
@@ -21,12 +23,16 @@ if ! flock -n 8; then
 fi
 
 stop_servers=0
+stop_cluster=0
 cleanup() {
     local rc=$?
     trap - EXIT INT TERM
     if ((stop_servers)) && [[ "${KEEP_TEST_SERVERS:-0}" != 1 ]]; then
         say "stopping the test servers"
         "$SERVERS" stop 8>&- || echo "test.sh: WARNING: could not stop the test servers cleanly" >&2
+    elif ((stop_cluster)) && [[ "${KEEP_TEST_SERVERS:-0}" != 1 ]]; then
+        say "stopping the test cluster"
+        "$SERVERS" stop-cluster 8>&- || echo "test.sh: WARNING: could not stop the test cluster cleanly" >&2
     fi
     exit "$rc"
 }
@@ -54,21 +60,47 @@ fi
 eval "$("$SERVERS" env)"
 say "RABBITMQ_URL=$RABBITMQ_URL RABBITMQ_TLS_URL=$RABBITMQ_TLS_URL POSTGRES_URL=$POSTGRES_URL"
 
+# The three-node cluster that the chaos and cluster suites stop, cut and fail over.
+start_cluster() {
+    if "$SERVERS" cluster-status >/dev/null 2>&1; then
+        say "test cluster already running: reusing it and leaving it up"
+    else
+        stop_cluster=1
+    fi
+    "$SERVERS" start-cluster 8>&- || { echo "test.sh: ERROR: the test cluster did not start (see above)" >&2; return 1; }
+    eval "$("$SERVERS" cluster-env)"
+    say "RABBITMQ_CLUSTER_URLS=$RABBITMQ_CLUSTER_URLS"
+}
+
 set +e
 if [[ $# -gt 0 ]]; then
-    say "running swift test $*"
-    swift test --skip-build "$@"
-    rc=$?
+    rc=0
+    if [[ "$*" =~ Chaos|Cluster ]]; then start_cluster || rc=1; fi
+    if ((rc == 0)); then
+        say "running swift test $*"
+        swift test --skip-build "$@"
+        rc=$?
+    fi
 else
-    # Suites that close every broker connection, stop the node or raise its memory alarm would break
+    # Suites that close every broker connection, stop a node or raise its memory alarm would break
     # the suites running beside them, so they run on their own, after the rest.
-    say "running swift test (everything but BrokerDisruptionTests, in parallel)"
-    swift test --skip-build --skip BrokerDisruptionTests
+    say "running swift test (everything but the suites that break servers, in parallel)"
+    swift test --skip-build --skip BrokerDisruptionTests --skip ChaosTests --skip ClusterFailoverTests
     rc=$?
     say "running swift test --filter BrokerDisruptionTests (on its own)"
     swift test --skip-build --filter BrokerDisruptionTests
     disruption_rc=$?
     [[ $rc -ne 0 ]] || rc=$disruption_rc
+    if start_cluster; then
+        for suite in ChaosTests ClusterFailoverTests; do
+            say "running swift test --filter $suite (on its own, on the test cluster)"
+            swift test --skip-build --filter "$suite"
+            suite_rc=$?
+            [[ $rc -ne 0 ]] || rc=$suite_rc
+        done
+    else
+        rc=1
+    fi
 fi
 set -e
 say "swift test exited with $rc"

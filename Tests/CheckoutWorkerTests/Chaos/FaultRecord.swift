@@ -1,0 +1,8 @@
+/// One fault a chaos run caused: what, when it began and ended (offsets from the run's start).
+struct FaultRecord: Sendable {
+    let name: String
+    let start: Duration
+    let end: Duration
+    /// From the end of the fault to the first event after it: how long the workers took to answer again.
+    var eventsResumedAfter: Duration?
+}

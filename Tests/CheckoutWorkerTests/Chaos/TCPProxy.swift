@@ -1,0 +1,64 @@
+import NIOCore
+import NIOPosix
+
+/// A TCP forwarder on 127.0.0.1 in front of one server, that a test can cut: every connection
+/// through it is closed, and new ones are closed as they arrive, until it is restored.
+///
+/// The chaos suite puts it between the workers and PostgreSQL, to make the database unreachable
+/// without stopping a server that other suites use.
+final class TCPProxy: Sendable {
+    /// The port clients connect to instead of the server's.
+    let port: Int
+    private let listener: any Channel
+    private let connections: TCPProxyConnections
+
+    /// Listens on a free port of 127.0.0.1 and forwards each connection to `host:port`.
+    static func start(forwardingTo host: String, port upstreamPort: Int) async throws -> TCPProxy {
+        let connections = TCPProxyConnections()
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // Nothing is read from a client before its server connection exists to take it.
+            .childChannelOption(.autoRead, value: false)
+            .childChannelInitializer { inbound in
+                // A failed initializer makes NIO close the accepted connection.
+                guard connections.admit(inbound) else { return inbound.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel) }
+                return ClientBootstrap(group: inbound.eventLoop)
+                    .connectTimeout(.seconds(5))
+                    .connect(host: host, port: upstreamPort)
+                    .flatMapThrowing { outbound in
+                        guard connections.admit(outbound) else {
+                            outbound.close(promise: nil)
+                            throw ChannelError.ioOnClosedChannel
+                        }
+                        try outbound.pipeline.syncOperations.addHandler(TCPProxyForwarder(partner: inbound))
+                        try inbound.pipeline.syncOperations.addHandler(TCPProxyForwarder(partner: outbound))
+                    }
+                    .flatMap { inbound.setOption(.autoRead, value: true) }
+            }
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        return TCPProxy(port: listener.localAddress?.port ?? 0, listener: listener, connections: connections)
+    }
+
+    private init(port: Int, listener: any Channel, connections: TCPProxyConnections) {
+        self.port = port
+        self.listener = listener
+        self.connections = connections
+    }
+
+    /// Closes every connection through the proxy and refuses new ones until ``restore()``.
+    func cut() {
+        connections.cut()
+    }
+
+    /// Forwards new connections again.
+    func restore() {
+        connections.restore()
+    }
+
+    /// Stops listening and closes every connection.
+    func shutdown() async throws {
+        connections.cut()
+        try await listener.close()
+    }
+}

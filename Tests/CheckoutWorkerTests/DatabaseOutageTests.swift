@@ -1,0 +1,68 @@
+import CheckoutDomain
+import CheckoutPersistence
+import Foundation
+import Testing
+
+/// The store over PostgreSQL across a few seconds in which the database is unreachable (every
+/// connection cut, new ones refused, through a ``TCPProxy``): what the chaos suite does to the
+/// workers, on one store, so that a failure points at the store and not at the messaging around it.
+///
+/// Every call made during the outage must end, with a result or an error the worker can retry; a
+/// call that never returns holds its command (and its pooled connection) forever.
+@Suite(.timeLimit(.minutes(1)))
+struct DatabaseOutageTests {
+    @Test func everyStoreCallEndsAndTheStoreAnswersAgainAfterTheDatabaseWasUnreachable() async throws {
+        let database = try await TestDatabase.make(.postgres)
+        let direct = try #require(URLComponents(string: database.url))
+        let proxy = try await TCPProxy.start(forwardingTo: direct.host ?? "127.0.0.1", port: direct.port ?? 5432)
+        var proxied = direct
+        proxied.port = proxy.port
+        let store = try await CheckoutStore.open(try #require(proxied.string), poolSize: 4, logger: TestWorld.logger)
+        _ = try await store.importCatalog(ChaosLoad.products)
+        let skus = Set(ChaosLoad.products.map(\.sku))
+        do {
+            // Writes (transactions) and reads keep every pooled connection busy when the cut comes.
+            let stuck = try await withThrowingTaskGroup(of: String?.self) { group in
+                for task in 0..<16 {
+                    group.addTask {
+                        let end = ContinuousClock.now + .seconds(6)
+                        while ContinuousClock.now < end {
+                            do {
+                                try await Deadline.run("a store call", within: .seconds(15)) {
+                                    if task % 2 == 0 {
+                                        _ = try await store.catalog.products(skus)
+                                    } else {
+                                        _ = try await store.importCatalog(ChaosLoad.products)
+                                    }
+                                }
+                            } catch let error as Deadline.Exceeded {
+                                return "\(task % 2 == 0 ? "a read" : "a write"): \(error)"
+                            } catch {
+                                // The database is away: an error the worker retries, as it should be.
+                            }
+                        }
+                        return nil
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(500))
+                proxy.cut()
+                try await Task.sleep(for: .seconds(4))
+                proxy.restore()
+                return try await group.reduce(into: [String]()) { stuck, call in call.map { stuck.append($0) } }
+            }
+            #expect(stuck.isEmpty, "\(stuck.count) store calls made as the connections were cut never returned: \(stuck)")
+            let products = try await Deadline.run("reading the catalog after the outage", within: .seconds(10)) {
+                try await store.catalog.products(skus)
+            }
+            #expect(products.count == skus.count)
+        } catch {
+            await store.close()
+            try? await proxy.shutdown()
+            await database.drop()
+            throw error
+        }
+        await store.close()
+        try await proxy.shutdown()
+        await database.drop()
+    }
+}
