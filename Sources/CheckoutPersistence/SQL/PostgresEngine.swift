@@ -31,11 +31,15 @@ struct PostgresEngine: SQLEngine {
         return PostgresEngine(client: client, runTask: Task { await client.run() }, location: location, logger: logger)
     }
 
-    func withConnection<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+    /// A call whose connection was cut can wait forever in the pool; a command gives up after this.
+    /// Long enough for any statement of the worker and a catalog import of tens of thousands of rows.
+    var callTimeout: Duration? { .seconds(10) }
+
+    func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await client.withConnection { try await body($0.sql(logger: logger)) }
     }
 
-    func transaction<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>) async throws -> Result {
+    func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>) async throws -> Result {
         try await client.withConnection { try await $0.sql(logger: logger).inTransaction(beginning: "BEGIN", body) }
     }
 

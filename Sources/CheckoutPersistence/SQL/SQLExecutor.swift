@@ -5,9 +5,9 @@ struct SQLExecutor: Sendable {
     let engine: any SQLEngine
 
     /// Statements outside a transaction; `context` says what for, in errors.
-    func read<Result: Sendable>(_ context: String, _ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+    func read<Result: Sendable>(_ context: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         do {
-            return try await engine.withConnection(body)
+            return try await withinCallTimeout(context) { [engine] in try await engine.withConnection(body) }
         } catch {
             throw DatabaseFault.classify(error, context: context)
         }
@@ -16,12 +16,17 @@ struct SQLExecutor: Sendable {
     /// One transaction, all or nothing; `context` says what for, in errors.
     func write<Result: Sendable>(
         _ context: String,
-        _ body: @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>
     ) async throws -> Result {
         do {
-            return try await engine.transaction(body)
+            return try await withinCallTimeout(context) { [engine] in try await engine.transaction(body) }
         } catch {
             throw DatabaseFault.classify(error, context: context)
         }
+    }
+
+    private func withinCallTimeout<Result: Sendable>(_ context: String, _ call: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        guard let limit = engine.callTimeout else { return try await call() }
+        return try await DatabaseDeadline(limit: limit).run(context, call)
     }
 }

@@ -5,11 +5,14 @@ import SQLKit
 struct SQLiteEngine: SQLEngine {
     let pool: SQLiteConnectionPool
 
-    func withConnection<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+    /// SQLite ends every call itself: a busy database answers "busy" after its timeout.
+    var callTimeout: Duration? { nil }
+
+    func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await pool.withConnection { try await body($0.sql()) }
     }
 
-    func transaction<Result: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>) async throws -> Result {
+    func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>) async throws -> Result {
         try await pool.withConnection { try await $0.sql().inTransaction(beginning: "BEGIN IMMEDIATE", body) }
     }
 
