@@ -6,7 +6,6 @@ struct PlaceOrderCommand: Sendable {
     let cartVersion: Int
     let expectedTotal: Money
     let paymentToken: PaymentToken
-    let isRepeatAttempt: Bool
 
     init(validating request: PlaceOrderRequest) throws(InvalidRequest) {
         var invalid = InvalidRequest()
@@ -21,6 +20,5 @@ struct PlaceOrderCommand: Sendable {
         cartVersion = request.cartVersion
         expectedTotal = Money(minorUnits: request.expectedTotal, currency: currency)
         paymentToken = PaymentToken(request.paymentToken)
-        isRepeatAttempt = request.isRepeatAttempt
     }
 }

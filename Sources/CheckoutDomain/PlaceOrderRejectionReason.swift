@@ -21,4 +21,15 @@ public enum PlaceOrderRejectionReason: String, Hashable, Codable, Sendable, Case
     case unavailable
     /// The payment processor kept failing until retries ran out.
     case paymentUnavailable = "payment-unavailable"
+
+    /// Whether an earlier attempt at the same command can have charged the customer before this rejection:
+    /// that attempt passed every check, and then the cart, its prices or the stock changed. Whether
+    /// there was such an attempt cannot be told from the message (a client may publish a command again
+    /// as a new message), so these rejections always ask the processor to refund what the command's key charged.
+    var mayFollowAChargeOfTheSameCommand: Bool {
+        switch self {
+        case .cartCheckedOut, .cartChanged, .priceChanged, .outOfStock: true
+        case .invalidRequest, .cartNotFound, .forbidden, .cartEmpty, .paymentDeclined, .orderFailed, .unavailable, .paymentUnavailable: false
+        }
+    }
 }

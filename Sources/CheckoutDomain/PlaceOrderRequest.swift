@@ -11,10 +11,6 @@ public struct PlaceOrderRequest: Hashable, Sendable {
     public var expectedTotal: Int64
     public var currency: String
     public var paymentToken: String
-    /// Whether an earlier attempt at this command may have reached the payment processor (the
-    /// message was redelivered or retried): a rejection before payment then refunds whatever
-    /// that attempt charged.
-    public var isRepeatAttempt: Bool
 
     public init(
         commandID: String,
@@ -23,8 +19,7 @@ public struct PlaceOrderRequest: Hashable, Sendable {
         cartVersion: Int,
         expectedTotal: Int64,
         currency: String,
-        paymentToken: String,
-        isRepeatAttempt: Bool = false
+        paymentToken: String
     ) {
         self.commandID = commandID
         self.cartID = cartID
@@ -33,6 +28,5 @@ public struct PlaceOrderRequest: Hashable, Sendable {
         self.expectedTotal = expectedTotal
         self.currency = currency
         self.paymentToken = paymentToken
-        self.isRepeatAttempt = isRepeatAttempt
     }
 }

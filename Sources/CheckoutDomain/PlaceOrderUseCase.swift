@@ -175,7 +175,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
             skus: skus,
             declineCode: declineCode,
             refundedPayment: refund,
-            refundsEarlierCharge: command.isRepeatAttempt && refund == nil && reason != .paymentDeclined
+            refundsEarlierCharge: refund == nil && reason.mayFollowAChargeOfTheSameCommand
         )
         return try await processedCommands.record(.rejected(rejection: rejection), for: command.id)
     }

@@ -54,7 +54,7 @@ import Testing
         try await sut.execute(request())
 
         #expect(await rejections(output).map(\.reason) == [.cartCheckedOut])
-        #expect(await payments.messages.isEmpty)
+        #expect(await payments.charges.isEmpty)
         #expect(await database.state.orders.isEmpty)
     }
 
@@ -72,8 +72,8 @@ import Testing
 
         try await sut.execute(request(cartVersion: 2))
 
-        #expect(await rejections(output) == [PlaceOrderRejection(cartID: "cart-42", reason: .cartChanged, message: "cart cart-42 is at version 3, not 2")])
-        #expect(await payments.messages.isEmpty)
+        #expect(await rejections(output) == [PlaceOrderRejection(cartID: "cart-42", reason: .cartChanged, message: "cart cart-42 is at version 3, not 2", refundsEarlierCharge: true)])
+        #expect(await payments.charges.isEmpty)
     }
 
     @Test func rejectsAChangedPriceWithTheNewTotalAndChargesNothing() async throws {
@@ -84,7 +84,7 @@ import Testing
         let rejection = try #require(await rejections(output).first)
         #expect(rejection.reason == .priceChanged)
         #expect(rejection.newTotal == eur(6498))
-        #expect(await payments.messages.isEmpty)
+        #expect(await payments.charges.isEmpty)
         #expect(await database.state.orders.isEmpty)
     }
 
@@ -94,7 +94,7 @@ import Testing
         try await sut.execute(request(expectedTotal: 5998, currency: "USD"))
 
         #expect(await rejections(output).map(\.newTotal) == [eur(5998)])
-        #expect(await payments.messages.isEmpty)
+        #expect(await payments.charges.isEmpty)
     }
 
     @Test func rejectsLinesOutOfStockNamingTheirSKUsAndChargesNothing() async throws {
@@ -108,7 +108,7 @@ import Testing
         let rejection = try #require(await rejections(output).first)
         #expect(rejection.reason == .outOfStock)
         #expect(rejection.skus == [sku("SKU-RED-M"), sku("SKU-OLD")])
-        #expect(await payments.messages.isEmpty)
+        #expect(await payments.charges.isEmpty)
         #expect(await database.state.products?[sku("SKU-BLUE-L")]?.stock == 5)
     }
 
@@ -121,7 +121,7 @@ import Testing
         try await sut.execute(request(expectedTotal: 5998 + 500))
 
         #expect(await rejections(output).map(\.skus) == [[sku("SKU-GONE")]])
-        #expect(await payments.messages.isEmpty)
+        #expect(await payments.charges.isEmpty)
     }
 
     @Test func rejectsARepricingThatOverflowsAsInvalidRequestAndChargesNothing() async throws {
@@ -171,7 +171,7 @@ import Testing
         try await sut.execute(request(commandID: "cmd-3", cartVersion: 1))
 
         #expect(await rejections(output).map(\.reason) == [.forbidden, .cartCheckedOut, .cartEmpty])
-        #expect(await payments.messages.isEmpty)
+        #expect(await payments.charges.isEmpty)
     }
 
     @Test func reportsAChangedPriceBeforeMissingStock() async throws {
@@ -180,7 +180,7 @@ import Testing
         try await sut.execute(request(expectedTotal: 5998))
 
         #expect(await rejections(output).map(\.reason) == [.priceChanged])
-        #expect(await payments.messages.isEmpty)
+        #expect(await payments.charges.isEmpty)
     }
 
     // MARK: Payment
@@ -293,19 +293,31 @@ import Testing
             state.products?[sku("SKU-RED-M")] = product("SKU-RED-M", price: eur(2999), stock: 1)
         }
 
-        try await sut.execute(request(commandID: "cmd-1", isRepeatAttempt: true))
+        try await sut.execute(request(commandID: "cmd-1"))
 
         #expect(await rejections(output).map(\.reason) == [.outOfStock])
         #expect(await payments.refunds == [.refundCharge(idempotencyKey: commandID("cmd-1"))])
         #expect(await database.state.orders.isEmpty)
     }
 
-    @Test func aFirstAttemptRejectedBeforePaymentAsksForNoRefund() async throws {
+    /// A client may publish a command again as a new message, so the worker cannot tell a first
+    /// attempt from a repeat: a rejection that may follow a charge always asks for its refund.
+    @Test func aRejectionThatMayFollowAChargeOfTheSameCommandAsksForItsRefund() async throws {
         let (sut, _, payments, output, _) = await makeSUT(carts: [cart(version: 3)])
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await rejections(output).map(\.reason) == [.cartChanged])
+        #expect(await payments.refunds == [.refundCharge(idempotencyKey: commandID("cmd-1"))])
+        #expect(await payments.charges.isEmpty)
+    }
+
+    @Test func aRejectionNoChargeCanPrecedeAsksForNoRefund() async throws {
+        let (sut, _, payments, output, _) = await makeSUT(carts: [])
 
         try await sut.execute(request())
 
-        #expect(await rejections(output).map(\.reason) == [.cartChanged])
+        #expect(await rejections(output).map(\.reason) == [.cartNotFound])
         #expect(await payments.messages.isEmpty)
     }
 
@@ -313,8 +325,8 @@ import Testing
         let (sut, database, payments, output, _) = await makeSUT(answer: .fail)
         let cause = RetryableError(code: .paymentProcessorUnavailable, context: "charging 5998 EUR")
 
-        try await sut.abandon(request(commandID: "cmd-1", isRepeatAttempt: true), after: cause)
-        try await sut.execute(request(commandID: "cmd-1", isRepeatAttempt: true))
+        try await sut.abandon(request(commandID: "cmd-1"), after: cause)
+        try await sut.execute(request(commandID: "cmd-1"))
 
         let rejection = PlaceOrderRejection.unavailable(cartID: "cart-42", after: cause)
         #expect(rejection.reason == .paymentUnavailable)
@@ -449,8 +461,7 @@ import Testing
         cartVersion: Int = 1,
         expectedTotal: Int64 = 5998,
         currency: String = "EUR",
-        token: String = "tok_visa",
-        isRepeatAttempt: Bool = false
+        token: String = "tok_visa"
     ) -> PlaceOrderRequest {
         PlaceOrderRequest(
             commandID: commandID,
@@ -459,8 +470,7 @@ import Testing
             cartVersion: cartVersion,
             expectedTotal: expectedTotal,
             currency: currency,
-            paymentToken: token,
-            isRepeatAttempt: isRepeatAttempt
+            paymentToken: token
         )
     }
 

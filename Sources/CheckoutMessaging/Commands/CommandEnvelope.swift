@@ -14,8 +14,6 @@ public struct CommandEnvelope: Sendable {
     public let routingKey: String
     /// How many retries came before this delivery (`x-retry-count`).
     public let retryCount: Int
-    /// Whether an earlier attempt may have had effects: a redelivery or a retry.
-    public let isRepeatAttempt: Bool
     /// The W3C `traceparent` and `tracestate` headers, if the client sent them.
     public let traceHeaders: [String: String]
 
@@ -41,7 +39,6 @@ public struct CommandEnvelope: Sendable {
         self.replyTo = delivery.properties.replyTo.flatMap { $0.isEmpty ? nil : $0 }
         self.routingKey = routingKey
         self.retryCount = max(headers[RetryHeaders.retryCount]?.intValue ?? 0, 0)
-        self.isRepeatAttempt = delivery.redelivered || retryCount > 0
         var traceHeaders: [String: String] = [:]
         for name in ["traceparent", "tracestate"] {
             if let value = headers[name]?.stringValue { traceHeaders[name] = value }

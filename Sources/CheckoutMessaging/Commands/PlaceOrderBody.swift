@@ -21,8 +21,7 @@ struct PlaceOrderBody: Decodable {
             cartVersion: cartVersion,
             expectedTotal: expectedTotal,
             currency: currency,
-            paymentToken: payment.token,
-            isRepeatAttempt: envelope.isRepeatAttempt
+            paymentToken: payment.token
         )
     }
 }
