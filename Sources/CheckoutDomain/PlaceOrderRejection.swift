@@ -14,10 +14,13 @@ public struct PlaceOrderRejection: Hashable, Codable, Sendable {
     /// The charge an `order-failed` gave back. Reporting this rejection, first or as a replay,
     /// refunds it again (refunds are idempotent), so a refund lost to a crash is made on redelivery.
     public let refundedPayment: Payment?
+
     /// Whether reporting this rejection first gives back whatever an earlier attempt of the command
-    /// charged under its idempotency key (see ``PaymentProcessor/refundCharge(madeWith:)``): set
-    /// when the command had been attempted before and was rejected before payment, or abandoned.
-    public let refundsEarlierCharge: Bool
+    /// charged under its idempotency key (see ``PaymentProcessor/refundCharge(madeWith:)``): when no
+    /// refund of its own is owed and the reason may follow such a charge.
+    public var refundsEarlierCharge: Bool {
+        refundedPayment == nil && reason.mayFollowAChargeOfTheSameCommand
+    }
 
     public init(
         cartID: String,
@@ -26,8 +29,7 @@ public struct PlaceOrderRejection: Hashable, Codable, Sendable {
         newTotal: Money? = nil,
         skus: [SKU]? = nil,
         declineCode: DeclineCode? = nil,
-        refundedPayment: Payment? = nil,
-        refundsEarlierCharge: Bool = false
+        refundedPayment: Payment? = nil
     ) {
         self.cartID = cartID
         self.reason = reason
@@ -36,7 +38,6 @@ public struct PlaceOrderRejection: Hashable, Codable, Sendable {
         self.skus = skus
         self.declineCode = declineCode
         self.refundedPayment = refundedPayment
-        self.refundsEarlierCharge = refundsEarlierCharge
     }
 
     /// The rejection of a command abandoned once `error` outlasted every retry: `payment-unavailable`
@@ -46,8 +47,7 @@ public struct PlaceOrderRejection: Hashable, Codable, Sendable {
         return PlaceOrderRejection(
             cartID: cartID,
             reason: reason,
-            message: "the order could not be placed: \(error)",
-            refundsEarlierCharge: true
+            message: "the order could not be placed: \(error)"
         )
     }
 }

@@ -23,13 +23,14 @@ public enum PlaceOrderRejectionReason: String, Hashable, Codable, Sendable, Case
     case paymentUnavailable = "payment-unavailable"
 
     /// Whether an earlier attempt at the same command can have charged the customer before this rejection:
-    /// that attempt passed every check, and then the cart, its prices or the stock changed. Whether
-    /// there was such an attempt cannot be told from the message (a client may publish a command again
-    /// as a new message), so these rejections always ask the processor to refund what the command's key charged.
+    /// that attempt passed every check and then the cart, its prices or the stock changed, or the command
+    /// was given up after retries that may have charged. Whether there was such an attempt cannot be told
+    /// from the message (a client may publish a command again as a new message), so these rejections
+    /// always ask the processor to refund what the command's key charged.
     var mayFollowAChargeOfTheSameCommand: Bool {
         switch self {
-        case .cartCheckedOut, .cartChanged, .priceChanged, .outOfStock: true
-        case .invalidRequest, .cartNotFound, .forbidden, .cartEmpty, .paymentDeclined, .orderFailed, .unavailable, .paymentUnavailable: false
+        case .cartCheckedOut, .cartChanged, .priceChanged, .outOfStock, .unavailable, .paymentUnavailable: true
+        case .invalidRequest, .cartNotFound, .forbidden, .cartEmpty, .paymentDeclined, .orderFailed: false
         }
     }
 }

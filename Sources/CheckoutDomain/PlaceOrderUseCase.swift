@@ -174,8 +174,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
             newTotal: newTotal,
             skus: skus,
             declineCode: declineCode,
-            refundedPayment: refund,
-            refundsEarlierCharge: refund == nil && reason.mayFollowAChargeOfTheSameCommand
+            refundedPayment: refund
         )
         return try await processedCommands.record(.rejected(rejection: rejection), for: command.id)
     }

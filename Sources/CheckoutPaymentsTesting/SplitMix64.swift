@@ -1,12 +1,12 @@
-/// A small seeded random number generator, so a chaos run picks the same failures again.
-struct SplitMix64: RandomNumberGenerator, Sendable {
+/// A small seeded random number generator, so a chaos or fuzz run picks the same failures again.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,4 +1,5 @@
 import CheckoutMessaging
+import CheckoutPaymentsTesting
 import Foundation
 import RabbitMQ
 import Testing
@@ -8,7 +9,7 @@ import Testing
 @Suite struct MalformedInputFuzzTests {
     @Test func deadLettersEveryBadBodyAndAnswersEveryValidCommand() async throws {
         try await withWorld(["CHECKOUT_CONCURRENCY": "16", "CHECKOUT_PREFETCH": "200"]) { world in
-            var generator = SeededGenerator(seed: 0xC0FFEE)
+            var generator = SplitMix64(seed: 0xC0FFEE)
             let valid = Bodies.syncCart()
             var bad: [String: [UInt8]] = [:]
             var good: [String] = []
@@ -47,7 +48,7 @@ import Testing
     }
 
     /// Truncates, flips bytes, swaps types, breaks the encoding or blows up the size.
-    private static func mutate(_ body: [UInt8], _ generator: inout SeededGenerator) -> [UInt8] {
+    private static func mutate(_ body: [UInt8], _ generator: inout SplitMix64) -> [UInt8] {
         switch Int.random(in: 0..<7, using: &generator) {
         case 0: return Array(body.prefix(Int.random(in: 0..<body.count, using: &generator)))
         case 1:
@@ -62,22 +63,5 @@ import Testing
         case 5: return Array(String(decoding: body, as: UTF8.self).replacingOccurrences(of: "\"customerId\":\"cust-7\",", with: "").utf8)
         default: return Array(repeating: UInt8(ascii: "["), count: 256 * 1024 + Int.random(in: 1...100, using: &generator))
         }
-    }
-}
-
-/// A deterministic generator, so a failing fuzz run can be repeated.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -33,6 +33,8 @@ struct DatabaseDeadline: Sendable {
                     continuation.resume(throwing: RetryableError(code: .databaseUnavailable, context: "\(context): no answer from the database within \(limit)"))
                 }
             }
+            // The call may have answered before there was a timer to cancel.
+            if race.waiter.withLock({ $0 == nil }) { race.timer.withLock { $0 }?.cancel() }
         }
     }
 
