@@ -16,7 +16,8 @@ public struct CheckoutStore: Sendable {
     /// "sqlite://PATH" (relative or absolute path), "postgres://user:pass@host:port/db", or
     /// "memory://" (this process only; for tests and benchmarks). Migrates before returning.
     ///
-    /// - Parameter poolSize: Connections the store keeps open at most; at least 1.
+    /// - Parameter poolSize: Connections the store keeps open at most; at least 1. SQLite keeps this many
+    ///   read-only connections, plus the one that writes.
     /// - Throws: ``DatabaseURLError`` for a URL it cannot read; `RetryableError` when the database cannot be reached.
     public static func open(_ url: String, poolSize: Int, logger: Logger) async throws -> CheckoutStore {
         let engine: any SQLEngine
@@ -24,7 +25,7 @@ public struct CheckoutStore: Sendable {
         case .memory:
             return inMemory()
         case .sqlite(let path):
-            engine = SQLiteEngine(pool: SQLiteConnectionPool(path: path, size: poolSize, logger: logger))
+            engine = SQLiteEngine(path: path, readers: poolSize, logger: logger)
         case .postgres(let location):
             engine = try PostgresEngine.start(location, poolSize: poolSize, logger: logger)
         }

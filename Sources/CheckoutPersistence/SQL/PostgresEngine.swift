@@ -35,6 +35,10 @@ struct PostgresEngine: SQLEngine {
     /// Long enough for any statement of the worker and a catalog import of tens of thousands of rows.
     var callTimeout: Duration? { .seconds(10) }
 
+    func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        try await withConnection(body)
+    }
+
     func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await client.withConnection { try await body($0.sql(logger: logger)) }
     }

@@ -2,11 +2,17 @@ import SQLKit
 
 /// What differs between SQLite and PostgreSQL: connections, transactions and locks. The SQL is shared.
 protocol SQLEngine: Sendable {
-    /// Runs `body` on one connection of the pool, each statement committing on its own.
+    /// Runs `body`, which only reads, on one connection of the pool.
+    ///
+    /// SQLite runs it on a read-only connection beside the writer, so a write here fails.
+    func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result
+
+    /// Runs `body`, whose statements may write, outside an explicit transaction: each statement is atomic,
+    /// and all are committed when this returns.
     func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result
 
-    /// Runs `body` in one transaction that holds the write lock from its start on SQLite (`BEGIN IMMEDIATE`),
-    /// so concurrent writers wait for each other instead of failing at commit.
+    /// Runs `body` in one transaction, all or nothing, holding SQLite's write lock from its start
+    /// (`BEGIN IMMEDIATE`), so that concurrent writers wait for each other instead of failing at commit.
     func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>) async throws -> Result
 
     /// Inside a transaction: waits until no other process is migrating the database.

@@ -4,8 +4,17 @@ import SQLKit
 struct SQLExecutor: Sendable {
     let engine: any SQLEngine
 
-    /// Statements outside a transaction; `context` says what for, in errors.
+    /// Statements that only read; `context` says what for, in errors.
     func read<Result: Sendable>(_ context: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        do {
+            return try await withinCallTimeout(context) { [engine] in try await engine.read(body) }
+        } catch {
+            throw DatabaseFault.classify(error, context: context)
+        }
+    }
+
+    /// Statements that may write, each atomic on its own, outside a transaction; `context` says what for, in errors.
+    func autocommit<Result: Sendable>(_ context: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         do {
             return try await withinCallTimeout(context) { [engine] in try await engine.withConnection(body) }
         } catch {

@@ -9,7 +9,7 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
     /// Tries the claim; if it is not taken, reads who has it. A claim released in between leaves no row,
     /// so it tries again; a few rounds, since each one means another worker made progress.
     func claim(_ commandID: CommandID, at now: Date, leaseUntil: Date) async throws -> CommandClaim<Outcome> {
-        try await executor.read("claiming command \(commandID)") { [log] database in
+        try await executor.autocommit("claiming command \(commandID)") { [log] database in
             for _ in 1...3 {
                 if try await log.takeClaim(commandID, at: now, leaseUntil: leaseUntil, on: database) {
                     return .claimed
@@ -25,13 +25,13 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
     }
 
     func record(_ outcome: Outcome, for commandID: CommandID) async throws -> Outcome {
-        try await executor.read("recording the outcome of command \(commandID)") { [log] database in
+        try await executor.autocommit("recording the outcome of command \(commandID)") { [log] database in
             try await log.record(outcome, for: commandID, on: database) ?? outcome
         }
     }
 
     func release(_ commandID: CommandID) async throws {
-        try await executor.read("releasing command \(commandID)") { [log] database in
+        try await executor.autocommit("releasing command \(commandID)") { [log] database in
             try await log.release(commandID, on: database)
         }
     }

@@ -1,31 +1,27 @@
-import Logging
-import NIOCore
 import NIOPosix
 import SQLiteNIO
 
-/// Up to `size` connections to one SQLite file, each lent to one caller at a time.
+/// Up to `size` read-only connections to one SQLite file, each lent to one caller at a time.
 ///
-/// SQLite calls block their thread (a busy writer waits in SQLite's busy handler), so the pool has
-/// its own thread per connection: a waiting writer can never starve the one holding the lock.
+/// Every write goes through the one ``SQLiteWriter``; in WAL mode these readers see the last commit and
+/// never wait for it. SQLite calls block their thread, so the pool has its own thread per connection.
 actor SQLiteConnectionPool {
-    private let path: String
+    private let file: SQLiteFile
     private let size: Int
-    private let logger: Logger
     private let threadPool: NIOThreadPool
     private var idle: [SQLiteConnection] = []
     private var opened = 0
     private var waiters: [CheckedContinuation<SQLiteConnection, any Error>] = []
     private var isClosed = false
 
-    init(path: String, size: Int, logger: Logger) {
-        self.path = path
+    init(file: SQLiteFile, size: Int) {
+        self.file = file
         self.size = max(1, size)
-        self.logger = logger
         threadPool = NIOThreadPool(numberOfThreads: max(1, size))
         threadPool.start()
     }
 
-    /// Lends a connection to `body`; one that saw an error is closed, not reused, since it may be mid-transaction.
+    /// Lends a connection to `body`; one that saw an error is closed, not reused, in case it is left mid-statement.
     func withConnection<Result: Sendable>(_ body: @Sendable (SQLiteConnection) async throws -> Result) async throws -> Result {
         let connection = try await acquire()
         do {
@@ -43,7 +39,7 @@ actor SQLiteConnectionPool {
     func close() async {
         isClosed = true
         for waiter in waiters {
-            waiter.resume(throwing: PersistenceError(code: .storeClosed, context: "using SQLite database \(path)"))
+            waiter.resume(throwing: PersistenceError(code: .storeClosed, context: "using SQLite database \(file.path)"))
         }
         waiters = []
         for connection in idle {
@@ -54,7 +50,7 @@ actor SQLiteConnectionPool {
     }
 
     private func acquire() async throws -> SQLiteConnection {
-        guard !isClosed else { throw PersistenceError(code: .storeClosed, context: "using SQLite database \(path)") }
+        guard !isClosed else { throw PersistenceError(code: .storeClosed, context: "using SQLite database \(file.path)") }
         if let connection = idle.popLast() {
             return connection
         }
@@ -95,23 +91,7 @@ actor SQLiteConnectionPool {
         }
     }
 
-    /// WAL so readers never wait for the writer; a busy timeout so writers of other connections and
-    /// processes wait their turn; `synchronous = FULL` so a committed order survives a power cut.
     private func open() async throws -> SQLiteConnection {
-        let connection = try await SQLiteConnection.open(
-            storage: .file(path: path),
-            threadPool: threadPool,
-            logger: logger,
-            on: MultiThreadedEventLoopGroup.singleton.any()
-        )
-        do {
-            for pragma in ["PRAGMA busy_timeout = 5000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"] {
-                _ = try await connection.query(pragma)
-            }
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-        return connection
+        try await file.open(readOnly: true, on: threadPool)
     }
 }

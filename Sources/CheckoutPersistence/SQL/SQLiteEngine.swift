@@ -1,29 +1,45 @@
+import Logging
 import SQLiteKit
 import SQLKit
 
-/// SQLite through a pool of connections to one file; writers take the lock at `BEGIN IMMEDIATE`.
+/// SQLite through one writer connection that commits queued writes in batches (``SQLiteWriter``) and a
+/// pool of read-only connections that read beside it (WAL).
 struct SQLiteEngine: SQLEngine {
-    let pool: SQLiteConnectionPool
+    private let readers: SQLiteConnectionPool
+    private let writer: SQLiteWriter
+
+    /// - Parameter readers: Read-only connections at most, besides the one writer.
+    init(path: String, readers: Int, logger: Logger) {
+        let file = SQLiteFile(path: path, logger: logger)
+        self.readers = SQLiteConnectionPool(file: file, size: readers)
+        writer = SQLiteWriter(file: file)
+    }
 
     /// SQLite ends every call itself: a busy database answers "busy" after its timeout.
     var callTimeout: Duration? { nil }
 
+    func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+        try await readers.withConnection { try await body($0.sql()) }
+    }
+
+    /// On the writer, in its next batch: the statements commit together with the batch.
     func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await pool.withConnection { try await body($0.sql()) }
+        try await writer.write { .commit(try await body($0)) }
     }
 
     func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>) async throws -> Result {
-        try await pool.withConnection { try await $0.sql().inTransaction(beginning: "BEGIN IMMEDIATE", body) }
+        try await writer.write(body)
     }
 
-    /// `BEGIN IMMEDIATE` already excludes every other writer, in this process and in others.
+    /// The writer's `BEGIN IMMEDIATE` already excludes every other writer, in this process and in others.
     func lockForMigrations(_ database: any SQLDatabase) async throws {}
 
     func checkReachable() async throws {
-        try await withConnection { try await $0.raw("SELECT 1").run() }
+        try await read { try await $0.raw("SELECT 1").run() }
     }
 
     func close() async {
-        await pool.close()
+        await writer.close()
+        await readers.close()
     }
 }

@@ -1,0 +1,158 @@
+import NIOPosix
+import SQLiteKit
+import SQLiteNIO
+import SQLKit
+
+/// The one connection that writes to a SQLite file, committing the writes of many callers at once.
+///
+/// SQLite has one write lock per file, and `synchronous = FULL` makes each commit an fsync. So writers
+/// queue here, in Swift, instead of sleeping in SQLite's busy handler: the writer takes what is queued
+/// (up to `batchLimit`), runs each write in a savepoint of one `BEGIN IMMEDIATE` transaction, commits
+/// once, and only then answers their callers. While it commits, the next batch queues up (group commit);
+/// a lone write still costs one commit and waits for nothing else.
+actor SQLiteWriter {
+    private let file: SQLiteFile
+    private let batchLimit: Int
+    private let threadPool = NIOThreadPool(numberOfThreads: 1)
+    private var connection: SQLiteConnection?
+    private var queue: [QueuedWrite] = []
+    private var writing: Task<Void, Never>?
+    private var isClosed = false
+
+    init(file: SQLiteFile, batchLimit: Int = 64) {
+        self.file = file
+        self.batchLimit = max(1, batchLimit)
+        threadPool.start()
+    }
+
+    /// Runs `body` in the next batch; returns (or throws) once that batch is committed.
+    ///
+    /// A body that throws or ends with `.rollback` undoes only its own changes. If the transaction
+    /// itself fails (its `COMMIT`, or an error after which SQLite rolled it back), every caller in the
+    /// batch gets that error and none of their changes stay.
+    func write<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>) async throws -> Result {
+        guard !isClosed else { throw PersistenceError(code: .storeClosed, context: "writing to SQLite database \(file.path)") }
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.append(QueuedWrite(body, answering: continuation))
+            if writing == nil {
+                writing = Task { await writeQueued() }
+            }
+        }
+    }
+
+    /// How many writes wait for the next batch; tests wait on it to know a batch is complete before it starts.
+    var queuedWrites: Int { queue.count }
+
+    /// Fails what is still queued, waits for the batch being written, then closes the connection.
+    func close() async {
+        isClosed = true
+        let unwritten = queue
+        queue = []
+        for write in unwritten {
+            write.fail(PersistenceError(code: .storeClosed, context: "writing to SQLite database \(file.path)"))
+        }
+        await writing?.value
+        try? await connection?.close()
+        connection = nil
+        try? await threadPool.shutdownGracefully()
+    }
+
+    private func writeQueued() async {
+        while !queue.isEmpty {
+            let batch = Array(queue.prefix(batchLimit))
+            queue.removeFirst(batch.count)
+            await write(batch)
+        }
+        writing = nil
+    }
+
+    /// A connection whose transaction failed is closed, not reused: it may still be inside it.
+    private func write(_ batch: [QueuedWrite]) async {
+        let database: any SQLDatabase
+        do {
+            database = try await openConnection().sql()
+        } catch {
+            batch.forEach { $0.fail(error) }
+            return
+        }
+        let (finished, failure) = await Self.commit(batch, on: database)
+        if let failure {
+            batch.forEach { $0.fail(failure) }
+            try? await connection?.close()
+            connection = nil
+        } else {
+            finished.forEach { $0.answer() }
+        }
+    }
+
+    private func openConnection() async throws -> SQLiteConnection {
+        if let connection { return connection }
+        let opened = try await file.open(readOnly: false, on: threadPool)
+        connection = opened
+        return opened
+    }
+
+    /// Runs every write of `batch` in a savepoint of one transaction and commits it: returns what each
+    /// write ended with, or the error that ended the transaction. Runs off the actor, so that callers
+    /// can queue the next batch meanwhile.
+    private nonisolated static func commit(_ batch: [QueuedWrite], on database: any SQLDatabase) async -> (finished: [FinishedWrite], failure: (any Error)?) {
+        var finished: [FinishedWrite] = []
+        do {
+            try await database.raw("BEGIN IMMEDIATE").run()
+            for write in batch {
+                try await database.raw("SAVEPOINT batched_write").run()
+                let ended = await write.run(database)
+                finished.append(ended)
+                if !ended.keepsChanges {
+                    do {
+                        try await database.raw("ROLLBACK TO batched_write").run()
+                    } catch {
+                        // SQLite rolled the whole transaction back (disk full, I/O error…): the body's error says why.
+                        throw ended.error ?? error
+                    }
+                }
+                try await database.raw("RELEASE batched_write").run()
+            }
+            try await database.raw("COMMIT").run()
+            return (finished, nil)
+        } catch {
+            try? await database.raw("ROLLBACK").run()
+            return (finished, error)
+        }
+    }
+
+    /// One caller's body and its continuation, with the result type erased so that one batch holds many.
+    private struct QueuedWrite: Sendable {
+        let run: @Sendable (any SQLDatabase) async -> FinishedWrite
+        let fail: @Sendable (any Error) -> Void
+
+        init<Result: Sendable>(
+            _ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>,
+            answering continuation: CheckedContinuation<Result, any Error>
+        ) {
+            run = { database in
+                do {
+                    switch try await body(database) {
+                    case .commit(let result):
+                        return FinishedWrite(keepsChanges: true, error: nil) { continuation.resume(returning: result) }
+                    case .rollback(let result):
+                        return FinishedWrite(keepsChanges: false, error: nil) { continuation.resume(returning: result) }
+                    }
+                } catch {
+                    return FinishedWrite(keepsChanges: false, error: error) { continuation.resume(throwing: error) }
+                }
+            }
+            fail = { continuation.resume(throwing: $0) }
+        }
+    }
+
+    /// How a body ended, and how to answer its caller once the batch is committed.
+    private struct FinishedWrite: Sendable {
+        /// The body ended with `.commit`: release its savepoint; otherwise roll back to it first.
+        let keepsChanges: Bool
+        /// What the body threw, if it did.
+        let error: (any Error)?
+        /// Resumes the caller with the body's result or error.
+        let answer: @Sendable () -> Void
+    }
+}

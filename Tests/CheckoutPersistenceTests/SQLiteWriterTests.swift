@@ -1,0 +1,177 @@
+@testable import CheckoutPersistence
+import Foundation
+import SQLiteKit
+import SQLiteNIO
+import SQLKit
+import Testing
+
+/// The SQLite writer commits the writes of many callers in one transaction, and still answers each one
+/// with its own result, undoes only what its caller asked to undo, and tells all of them when the commit fails.
+@Suite struct SQLiteWriterTests {
+    private struct BodyFailure: Error, Equatable {}
+
+    @Test func concurrentWritersAreAllCommittedAndEachGetsItsOwnResult() async throws {
+        try await Self.withWriter { writer, path in
+            let doubled = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+                for number in 0..<200 {
+                    group.addTask {
+                        let result = try await writer.write { database in
+                            let row = try await database.raw("INSERT INTO numbers (n) VALUES (\(bind: number)) RETURNING n * 2 AS doubled").first()
+                            return .commit(try #require(row).decode(column: "doubled", as: Int.self))
+                        }
+                        return (number, result)
+                    }
+                }
+                return try await group.reduce(into: [Int: Int]()) { $0[$1.0] = $1.1 }
+            }
+
+            #expect(doubled == Dictionary(uniqueKeysWithValues: (0..<200).map { ($0, $0 * 2) }))
+            #expect(try await Self.committedNumbers(path) == Set(0..<200))
+        }
+    }
+
+    @Test func aBodyThatThrowsOrRollsBackUndoesOnlyItselfWhileItsBatchMatesCommit() async throws {
+        try await Self.withWriter { writer, path in
+            let results = try await Self.inOneBatch(of: writer, [
+                { database in
+                    try await Self.insert(1, on: database)
+                    return .commit("first")
+                },
+                { database in
+                    try await Self.insert(2, on: database)
+                    throw BodyFailure()
+                },
+                { database in
+                    try await Self.insert(3, on: database)
+                    return .rollback("changed its mind")
+                },
+                { database in
+                    // The same transaction as the first write, not yet committed: the proof that they are one batch.
+                    let seesFirst = try await database.raw("SELECT n FROM numbers WHERE n = 1").first() != nil
+                    let othersSeeFirst = try await Self.committedNumbers(path).contains(1)
+                    try await Self.insert(4, on: database)
+                    return .commit("sees the first: \(seesFirst), others see it: \(othersSeeFirst)")
+                },
+            ])
+
+            #expect(try results[0].get() == "first")
+            #expect(throws: BodyFailure()) { try results[1].get() }
+            #expect(try results[2].get() == "changed its mind")
+            #expect(try results[3].get() == "sees the first: true, others see it: false")
+            #expect(try await Self.committedNumbers(path) == [1, 4])
+        }
+    }
+
+    @Test func aBatchWhoseCommitFailsGivesEveryCallerTheErrorAndKeepsNothing() async throws {
+        try await Self.withWriter { writer, path in
+            let results = try await Self.inOneBatch(of: writer, [
+                { database in
+                    try await Self.insert(1, on: database)
+                    return .commit("first")
+                },
+                { database in
+                    // A deferred foreign key is checked at COMMIT: this orphan makes the batch's COMMIT fail.
+                    try await database.raw("INSERT INTO children (parent) VALUES (42)").run()
+                    return .commit("orphan")
+                },
+                { database in
+                    try await Self.insert(3, on: database)
+                    return .commit("third")
+                },
+            ])
+
+            for result in results {
+                #expect(throws: SQLiteError.self) { try result.get() }
+            }
+            #expect(try await Self.committedNumbers(path).isEmpty)
+            _ = try await writer.write { database in .commit(try await Self.insert(5, on: database)) }
+            #expect(try await Self.committedNumbers(path) == [5])
+        }
+    }
+
+    @Test func aWriteSentToAReaderFails() async throws {
+        try await TestDatabase.sqlite.withFreshURL { url in
+            let path = String(url.dropFirst("sqlite://".count))
+            let engine = SQLiteEngine(path: path, readers: 1, logger: TestLogger.logger)
+            try await engine.transaction { database in .commit(try await database.raw("CREATE TABLE numbers (n BIGINT PRIMARY KEY)").run()) }
+
+            await #expect(throws: SQLiteError.self) {
+                try await engine.read { try await Self.insert(1, on: $0) }
+            }
+
+            await engine.close()
+        }
+    }
+
+    /// Runs `body` with a writer on a new file that has a `numbers` table and a `children` table whose
+    /// foreign key is checked at commit.
+    private static func withWriter(_ body: (SQLiteWriter, String) async throws -> Void) async throws {
+        try await TestDatabase.sqlite.withFreshURL { url in
+            let path = String(url.dropFirst("sqlite://".count))
+            let writer = SQLiteWriter(file: SQLiteFile(path: path, logger: TestLogger.logger))
+            do {
+                try await writer.write { database in
+                    try await database.raw("CREATE TABLE numbers (n BIGINT PRIMARY KEY)").run()
+                    try await database.raw("CREATE TABLE parents (id BIGINT PRIMARY KEY)").run()
+                    try await database.raw("""
+                        CREATE TABLE children (parent BIGINT NOT NULL REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED)
+                        """).run()
+                    return .commit(())
+                }
+                try await body(writer, path)
+                await writer.close()
+            } catch {
+                await writer.close()
+                throw error
+            }
+        }
+    }
+
+    /// Runs `bodies` in one batch, in order: a first write holds the writer until all of them are queued.
+    private static func inOneBatch(
+        of writer: SQLiteWriter,
+        _ bodies: [@Sendable (any SQLDatabase) async throws -> TransactionEnd<String>]
+    ) async throws -> [Result<String, any Error>] {
+        let (started, start) = AsyncStream<Void>.makeStream()
+        let (gate, opening) = AsyncStream<Void>.makeStream()
+        let holder = Task {
+            try await writer.write { _ in
+                start.yield()
+                for await _ in gate {}
+                return .commit(())
+            }
+        }
+        for await _ in started { break }
+        var callers: [Task<String, any Error>] = []
+        for body in bodies {
+            callers.append(Task { try await writer.write(body) })
+            while await writer.queuedWrites < callers.count {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        opening.finish()
+        try await holder.value
+        var results: [Result<String, any Error>] = []
+        for caller in callers {
+            results.append(await caller.result)
+        }
+        return results
+    }
+
+    private static func insert(_ number: Int, on database: any SQLDatabase) async throws {
+        try await database.raw("INSERT INTO numbers (n) VALUES (\(bind: number))").run()
+    }
+
+    /// The numbers committed, as a connection of its own sees them.
+    private static func committedNumbers(_ path: String) async throws -> Set<Int> {
+        let connection = try await SQLiteConnection.open(storage: .file(path: path))
+        do {
+            let rows = try await connection.sql().raw("SELECT n FROM numbers").all()
+            try await connection.close()
+            return Set(try rows.map { try $0.decode(column: "n", as: Int.self) })
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+}
