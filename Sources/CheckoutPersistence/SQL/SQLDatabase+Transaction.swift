@@ -3,7 +3,7 @@ import SQLKit
 extension SQLDatabase {
     /// Runs `body` between `begin` and `COMMIT`, or `ROLLBACK` when it asks to or throws.
     ///
-    /// A failed `COMMIT` is rolled back too: SQLite leaves the transaction open when it cannot commit.
+    /// A failed `COMMIT` is rolled back too, in case the server left the transaction open.
     func inTransaction<Result: Sendable>(
         beginning begin: SQLQueryString,
         _ body: @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>

@@ -35,7 +35,9 @@ actor SQLiteWriter {
         return try await withCheckedThrowingContinuation { continuation in
             queue.append(QueuedWrite(body, answering: continuation))
             if writing == nil {
-                writing = Task { await writeQueued() }
+                // Detached: not on the executor the caller prefers (a worker's handlers share the broker
+                // connection's thread), where each of the writer's statements would wait behind every handler.
+                writing = Task.detached { await self.writeQueued() }
             }
         }
     }
