@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// An instant as ISO 8601 in UTC with milliseconds, computed without a formatter or a calendar.
 ///
