@@ -33,7 +33,8 @@ struct PostgresEngine: SQLEngine {
 
     /// A call whose connection was cut can wait forever in the pool; a command gives up after this.
     /// Long enough for any statement of the worker and a catalog import of tens of thousands of rows.
-    var callTimeout: Duration? { .seconds(10) }
+    /// Timed on the event loops the client's connections run on.
+    var callDeadline: DatabaseDeadline? { DatabaseDeadline(limit: .seconds(10), timers: PostgresClient.defaultEventLoopGroup) }
 
     func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await client.withConnection { try await body($0.sql(logger: logger)) }
