@@ -6,7 +6,7 @@ struct SQLiteEngine: SQLEngine {
     let pool: SQLiteConnectionPool
 
     /// SQLite ends every call itself: a busy database answers "busy" after its timeout.
-    var callTimeout: Duration? { nil }
+    var callDeadline: DatabaseDeadline? { nil }
 
     func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await pool.withConnection { try await body($0.sql()) }
