@@ -37,6 +37,8 @@ let package = Package(
     targets: [
         // The heart: models, the two use cases, their outputs and the ports they need. Foundation only.
         .target(name: "CheckoutDomain", swiftSettings: swiftSettings),
+        // JSON written straight to bytes, for the hot paths: result events and log lines.
+        .target(name: "JSONWriting", swiftSettings: swiftSettings),
         // Logging and metrics decorators around the use cases and their outputs.
         .target(
             name: "CheckoutObservability",
@@ -69,6 +71,7 @@ let package = Package(
         .target(
             name: "CheckoutOperations",
             dependencies: [
+                "JSONWriting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -99,6 +102,7 @@ let package = Package(
             dependencies: [
                 "CheckoutDomain",
                 "CheckoutObservability",
+                "JSONWriting",
                 "RabbitMQ",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -168,6 +172,7 @@ let package = Package(
         ),
 
         .testTarget(name: "CheckoutDomainTests", dependencies: ["CheckoutDomain"], swiftSettings: swiftSettings),
+        .testTarget(name: "JSONWritingTests", dependencies: ["JSONWriting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CheckoutObservabilityTests",
             dependencies: [

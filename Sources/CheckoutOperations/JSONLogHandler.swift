@@ -18,7 +18,6 @@ public struct JSONLogHandler: LogHandler {
     private let now: @Sendable () -> Date
 
     private static let fixedFields: Set<String> = ["timestamp", "level", "label", "source", "message"]
-    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
 
     /// - Parameters:
     ///   - label: The logger's label, written as `label`.
@@ -44,7 +43,7 @@ public struct JSONLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var line = JSONObjectWriter()
-        line.field("timestamp", now().formatted(Self.timestampStyle))
+        line.field("timestamp", timestamp: now())
         line.field("level", event.level.rawValue)
         line.field("label", label)
         line.field("source", event.source)
@@ -52,7 +51,9 @@ public struct JSONLogHandler: LogHandler {
         for (key, value) in effectiveMetadata(of: event).sorted(by: { $0.key < $1.key }) {
             line.field(Self.fixedFields.contains(key) ? "metadata.\(key)" : key, value)
         }
-        sink.write(line.finish() + "\n")
+        var bytes = line.finish()
+        bytes.append(UInt8(ascii: "\n"))
+        sink.write(bytes)
     }
 
     private func effectiveMetadata(of event: LogEvent) -> Logger.Metadata {

@@ -1,3 +1,5 @@
+import Foundation
+import JSONWriting
 import Logging
 
 /// Writes one JSON object field by field, in the order the fields are given.
@@ -5,77 +7,60 @@ import Logging
 /// Log lines and probe bodies are small and their field order matters to a reader (timestamp and
 /// level first), which `JSONEncoder` does not promise; this writes them directly instead.
 struct JSONObjectWriter {
-    private var text = "{"
-    private var isEmpty = true
+    private var writer = JSONWriter()
+
+    init() {
+        writer.beginObject()
+    }
 
     mutating func field(_ key: String, _ value: String) {
-        appendKey(key)
-        Self.appendQuoted(value, to: &text)
+        writer.key(key)
+        writer.string(value)
     }
 
     mutating func field(_ key: String, _ value: Logger.MetadataValue) {
-        appendKey(key)
-        Self.append(value, to: &text)
+        writer.key(key)
+        Self.write(value, to: &writer)
+    }
+
+    mutating func field(_ key: String, timestamp: Date) {
+        writer.key(key)
+        writer.timestamp(timestamp)
     }
 
     /// Adds a field whose value is already JSON, such as a nested object.
-    mutating func field(_ key: String, json: String) {
-        appendKey(key)
-        text += json
+    mutating func field(_ key: String, json: [UInt8]) {
+        writer.key(key)
+        writer.json(json)
     }
 
-    func finish() -> String {
-        text + "}"
-    }
-
-    private mutating func appendKey(_ key: String) {
-        if !isEmpty { text += "," }
-        isEmpty = false
-        Self.appendQuoted(key, to: &text)
-        text += ":"
+    /// The object's UTF-8 bytes.
+    func finish() -> [UInt8] {
+        var writer = writer
+        writer.endObject()
+        return writer.bytes
     }
 
     /// Strings stay strings; dictionaries become objects with sorted keys and arrays become arrays.
-    private static func append(_ value: Logger.MetadataValue, to text: inout String) {
+    private static func write(_ value: Logger.MetadataValue, to writer: inout JSONWriter) {
         switch value {
         case .string(let string):
-            appendQuoted(string, to: &text)
+            writer.string(string)
         case .stringConvertible(let convertible):
-            appendQuoted(convertible.description, to: &text)
+            writer.string(convertible.description)
         case .dictionary(let dictionary):
-            var object = JSONObjectWriter()
+            writer.beginObject()
             for (key, value) in dictionary.sorted(by: { $0.key < $1.key }) {
-                object.field(key, value)
+                writer.key(key)
+                write(value, to: &writer)
             }
-            text += object.finish()
+            writer.endObject()
         case .array(let array):
-            text += "["
-            for (index, element) in array.enumerated() {
-                if index > 0 { text += "," }
-                append(element, to: &text)
+            writer.beginArray()
+            for element in array {
+                write(element, to: &writer)
             }
-            text += "]"
+            writer.endArray()
         }
-    }
-
-    private static func appendQuoted(_ string: String, to text: inout String) {
-        text += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case "\u{08}": text += "\\b"
-            case "\u{0C}": text += "\\f"
-            case "\u{00}"..."\u{1F}":
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
     }
 }

@@ -6,23 +6,28 @@ import Synchronization
 /// A sink receives whole lines, newline included, one call per line, so a line is never
 /// interleaved with another.
 public struct LogSink: Sendable {
-    private let writeLine: @Sendable (String) -> Void
+    private let writeLine: @Sendable ([UInt8]) -> Void
 
     /// A sink that hands each line to `writeLine`; the closure may be called from any thread.
     public init(_ writeLine: @escaping @Sendable (_ line: String) -> Void) {
+        self.writeLine = { writeLine(String(decoding: $0, as: UTF8.self)) }
+    }
+
+    private init(bytes writeLine: @escaping @Sendable ([UInt8]) -> Void) {
         self.writeLine = writeLine
     }
 
-    func write(_ line: String) {
+    /// Writes one line of UTF-8.
+    func write(_ line: [UInt8]) {
         writeLine(line)
     }
 
     /// The process's standard error, written one whole line at a time under a process-wide lock.
-    public static let standardError = LogSink { line in
+    public static let standardError = LogSink(bytes: { line in
         standardErrorLock.withLock { _ in
-            try? FileHandle.standardError.write(contentsOf: Data(line.utf8))
+            try? FileHandle.standardError.write(contentsOf: line)
         }
-    }
+    })
 
     private static let standardErrorLock = Mutex(())
 }

@@ -16,7 +16,7 @@ struct ReadinessReport: Sendable {
         var body = JSONObjectWriter()
         body.field("status", isReady ? "ready" : "not-ready")
         body.field("checks", json: states.finish())
-        return body.finish()
+        return String(decoding: body.finish(), as: UTF8.self)
     }
 
     /// Runs every check at once, each bounded by `timeout`, and logs a warning for each one not up.

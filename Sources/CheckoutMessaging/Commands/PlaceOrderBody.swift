@@ -1,17 +1,22 @@
 import CheckoutDomain
 
-/// The JSON body of `order.place`: only the JSON types are checked here, the rules of form are the domain's.
-struct PlaceOrderBody: Decodable {
-    struct Payment: Decodable {
-        let token: String
-    }
-
+/// The JSON body of `order.place`.
+struct PlaceOrderBody: CommandBody {
     let cartId: String
     let customerId: String
     let cartVersion: Int
     let expectedTotal: Int64
     let currency: String
-    let payment: Payment
+    let paymentToken: String
+
+    init(_ fields: CommandFields) throws(MalformedCommand) {
+        cartId = try fields.string("cartId")
+        customerId = try fields.string("customerId")
+        cartVersion = try fields.integer("cartVersion")
+        expectedTotal = try fields.integer("expectedTotal", as: Int64.self)
+        currency = try fields.string("currency")
+        paymentToken = try fields.object("payment").string("token")
+    }
 
     func request(_ envelope: CommandEnvelope) -> PlaceOrderRequest {
         PlaceOrderRequest(
@@ -21,7 +26,7 @@ struct PlaceOrderBody: Decodable {
             cartVersion: cartVersion,
             expectedTotal: expectedTotal,
             currency: currency,
-            paymentToken: payment.token
+            paymentToken: paymentToken
         )
     }
 }

@@ -1,8 +1,8 @@
 import CheckoutDomain
 
-/// The JSON body of `cart.sync`: only the JSON types are checked here, the rules of form are the domain's.
-struct SyncCartBody: Decodable {
-    struct Item: Decodable {
+/// The JSON body of `cart.sync`.
+struct SyncCartBody: CommandBody {
+    struct Item {
         let sku: String
         let quantity: Int
     }
@@ -12,6 +12,16 @@ struct SyncCartBody: Decodable {
     let baseVersion: Int
     let currency: String
     let items: [Item]
+
+    init(_ fields: CommandFields) throws(MalformedCommand) {
+        cartId = try fields.string("cartId")
+        customerId = try fields.string("customerId")
+        baseVersion = try fields.integer("baseVersion")
+        currency = try fields.string("currency")
+        items = try fields.objects("items") { item throws(MalformedCommand) in
+            Item(sku: try item.string("sku"), quantity: try item.integer("quantity"))
+        }
+    }
 
     func request(_ envelope: CommandEnvelope) -> SyncCartRequest {
         SyncCartRequest(

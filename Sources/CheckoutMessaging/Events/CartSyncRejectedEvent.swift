@@ -1,7 +1,8 @@
 import CheckoutDomain
+import JSONWriting
 
 /// The body of `cart.sync-rejected`.
-struct CartSyncRejectedEvent: Encodable {
+struct CartSyncRejectedEvent: EventBody {
     let cartId: String
     let reason: String
     let message: String
@@ -12,5 +13,20 @@ struct CartSyncRejectedEvent: Encodable {
         reason = rejection.reason.rawValue
         message = rejection.message
         currentVersion = rejection.currentVersion
+    }
+
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("cartId")
+        json.string(cartId)
+        if let currentVersion {
+            json.key("currentVersion")
+            json.integer(currentVersion)
+        }
+        json.key("message")
+        json.string(message)
+        json.key("reason")
+        json.string(reason)
+        json.endObject()
     }
 }

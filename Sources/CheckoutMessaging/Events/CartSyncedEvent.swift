@@ -1,8 +1,9 @@
 import CheckoutDomain
 import Foundation
+import JSONWriting
 
 /// The body of `cart.synced`.
-struct CartSyncedEvent: Encodable {
+struct CartSyncedEvent: EventBody {
     let cartId: String
     let customerId: String
     let version: Int
@@ -22,5 +23,30 @@ struct CartSyncedEvent: Encodable {
         subtotal = cart.subtotal.minorUnits
         adjustments = synced.adjustments.map(EventAdjustment.init)
         syncedAt = cart.syncedAt
+    }
+
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("adjustments")
+        json.beginArray()
+        for adjustment in adjustments { adjustment.write(to: &json) }
+        json.endArray()
+        json.key("cartId")
+        json.string(cartId)
+        json.key("currency")
+        json.string(currency)
+        json.key("customerId")
+        json.string(customerId)
+        json.key("items")
+        json.beginArray()
+        for item in items { item.write(to: &json) }
+        json.endArray()
+        json.key("subtotal")
+        json.integer(subtotal)
+        json.key("syncedAt")
+        json.timestamp(syncedAt)
+        json.key("version")
+        json.integer(version)
+        json.endObject()
     }
 }

@@ -1,7 +1,8 @@
 import CheckoutDomain
+import JSONWriting
 
 /// A change the sync made to a requested line, as `cart.synced` lists it.
-struct EventAdjustment: Encodable {
+struct EventAdjustment {
     let sku: String
     let reason: String
     let requested: Int
@@ -12,5 +13,18 @@ struct EventAdjustment: Encodable {
         reason = adjustment.reason.rawValue
         requested = adjustment.requested
         applied = adjustment.applied
+    }
+
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("applied")
+        json.integer(applied)
+        json.key("reason")
+        json.string(reason)
+        json.key("requested")
+        json.integer(requested)
+        json.key("sku")
+        json.string(sku)
+        json.endObject()
     }
 }

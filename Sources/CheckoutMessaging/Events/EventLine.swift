@@ -1,7 +1,8 @@
 import CheckoutDomain
+import JSONWriting
 
 /// A cart or order line as events carry it: money in minor units of the event's currency.
-struct EventLine: Encodable {
+struct EventLine {
     let sku: String
     let quantity: Int
     let unitPrice: Int64
@@ -12,5 +13,18 @@ struct EventLine: Encodable {
         quantity = line.quantity
         unitPrice = line.unitPrice.minorUnits
         lineTotal = line.lineTotal.minorUnits
+    }
+
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("lineTotal")
+        json.integer(lineTotal)
+        json.key("quantity")
+        json.integer(quantity)
+        json.key("sku")
+        json.string(sku)
+        json.key("unitPrice")
+        json.integer(unitPrice)
+        json.endObject()
     }
 }

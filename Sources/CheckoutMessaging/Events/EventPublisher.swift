@@ -1,4 +1,5 @@
 public import Foundation
+import JSONWriting
 public import Metrics
 public import RabbitMQ
 public import Tracing
@@ -39,7 +40,7 @@ public struct EventPublisher: Sendable {
         self.confirmLatency = confirmLatency
     }
 
-    func publish(_ event: some Encodable, as type: EventType, for command: CommandEnvelope) async throws {
+    func publish(_ event: some EventBody, as type: EventType, for command: CommandEnvelope) async throws {
         var headers: AMQPFieldTable = ["causation_id": .string(command.messageID)]
         tracer.inject(InstrumentationContext.current ?? .topLevel, into: &headers, using: AMQPHeadersInjector())
         let properties = AMQPProperties(
@@ -51,7 +52,9 @@ public struct EventPublisher: Sendable {
             timestamp: now(),
             type: type.rawValue
         )
-        let body = try Array(EventEncoder.encode(event))
+        var json = JSONWriter()
+        event.write(to: &json)
+        let body = json.bytes
         let toExchange = AMQPMessage(exchange: exchange, routingKey: type.rawValue, properties: properties, body: body)
         guard let replyTo = command.replyTo else {
             return try await publishTimed(toExchange, as: type)

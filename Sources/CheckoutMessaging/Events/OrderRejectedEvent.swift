@@ -1,7 +1,8 @@
 import CheckoutDomain
+import JSONWriting
 
 /// The body of `order.rejected`.
-struct OrderRejectedEvent: Encodable {
+struct OrderRejectedEvent: EventBody {
     let cartId: String
     let reason: String
     let message: String
@@ -16,5 +17,30 @@ struct OrderRejectedEvent: Encodable {
         newTotal = rejection.newTotal?.minorUnits
         skus = rejection.skus?.map(\.rawValue)
         declineCode = rejection.declineCode?.rawValue
+    }
+
+    func write(to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("cartId")
+        json.string(cartId)
+        if let declineCode {
+            json.key("declineCode")
+            json.string(declineCode)
+        }
+        json.key("message")
+        json.string(message)
+        if let newTotal {
+            json.key("newTotal")
+            json.integer(newTotal)
+        }
+        json.key("reason")
+        json.string(reason)
+        if let skus {
+            json.key("skus")
+            json.beginArray()
+            for sku in skus { json.string(sku) }
+            json.endArray()
+        }
+        json.endObject()
     }
 }

@@ -29,27 +29,16 @@ public struct W3CTraceContext: Sendable, Hashable {
 
     /// A child of this context: same trace, a new span id.
     func child() -> W3CTraceContext {
-        W3CTraceContext(traceID: traceID, spanID: Self.randomHex(bytes: 8), flags: flags)
+        W3CTraceContext(traceID: traceID, spanID: TraceIDGenerator.shared.spanID(), flags: flags)
     }
 
     /// The root of a new trace, sampled.
     static func root() -> W3CTraceContext {
-        W3CTraceContext(traceID: randomHex(bytes: 16), spanID: randomHex(bytes: 8), flags: "01")
+        W3CTraceContext(traceID: TraceIDGenerator.shared.traceID(), spanID: TraceIDGenerator.shared.spanID(), flags: "01")
     }
 
     private static func isHex(_ text: Substring) -> Bool {
         text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-    }
-
-    private static func randomHex(bytes: Int) -> String {
-        var hex = ""
-        repeat {
-            hex = (0..<bytes).map { _ in
-                let byte = UInt8.random(in: 0...255)
-                return (byte < 16 ? "0" : "") + String(byte, radix: 16)
-            }.joined()
-        } while hex.allSatisfy { $0 == "0" }
-        return hex
     }
 }
 

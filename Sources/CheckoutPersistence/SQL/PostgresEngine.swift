@@ -25,6 +25,12 @@ struct PostgresEngine: SQLEngine {
             tls: clientTLS(location.tls)
         )
         configuration.options.maximumConnections = max(1, poolSize)
+        // Each connection going idle arms the pool's idle-timeout and keep-alive timers (Task.sleep); the next
+        // lease cancels them, but a cancelled sleep stays in memory until its end (swiftlang/swift#60441): with
+        // the defaults, 60 s and 30 s of them. Keep-alive (after 30 s idle) would never run on a connection
+        // closed after 10 s idle.
+        configuration.options.connectionIdleTimeout = .seconds(10)
+        configuration.options.keepAliveBehavior = nil
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.additionalStartupParameters = startupParameters(location)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
@@ -33,7 +39,8 @@ struct PostgresEngine: SQLEngine {
 
     /// A call whose connection was cut can wait forever in the pool; a command gives up after this.
     /// Long enough for any statement of the worker and a catalog import of tens of thousands of rows.
-    var callTimeout: Duration? { .seconds(10) }
+    /// Timed on the event loops the client's connections run on.
+    var callDeadline: DatabaseDeadline? { DatabaseDeadline(limit: .seconds(10), timers: PostgresClient.defaultEventLoopGroup) }
 
     func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await withConnection(body)

@@ -21,8 +21,8 @@ protocol SQLEngine: Sendable {
     /// Throws when the database cannot be reached now.
     func checkReachable() async throws
 
-    /// How long a call may go unanswered before the caller stops waiting (see ``DatabaseDeadline``); nil: no limit.
-    var callTimeout: Duration? { get }
+    /// When the caller stops waiting for an unanswered call; nil: no limit.
+    var callDeadline: DatabaseDeadline? { get }
 
     func close() async
 }

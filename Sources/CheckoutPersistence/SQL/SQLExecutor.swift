@@ -35,7 +35,7 @@ struct SQLExecutor: Sendable {
     }
 
     private func withinCallTimeout<Result: Sendable>(_ context: String, _ call: @escaping @Sendable () async throws -> Result) async throws -> Result {
-        guard let limit = engine.callTimeout else { return try await call() }
-        return try await DatabaseDeadline(limit: limit).run(context, call)
+        guard let deadline = engine.callDeadline else { return try await call() }
+        return try await deadline.run(context, call)
     }
 }

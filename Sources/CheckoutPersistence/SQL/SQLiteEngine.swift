@@ -16,7 +16,7 @@ struct SQLiteEngine: SQLEngine {
     }
 
     /// SQLite ends every call itself: a busy database answers "busy" after its timeout.
-    var callTimeout: Duration? { nil }
+    var callDeadline: DatabaseDeadline? { nil }
 
     func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await readers.withConnection { try await body($0.sql()) }
