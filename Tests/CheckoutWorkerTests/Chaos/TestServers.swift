@@ -46,7 +46,7 @@ enum TestServers {
     @discardableResult
     static func run(_ arguments: [String], timeout: Duration) async throws -> String {
         let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("test-servers-\(UUID().uuidString.prefix(8)).log")
-        FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: outputFile) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: script)
