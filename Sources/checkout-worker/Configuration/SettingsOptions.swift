@@ -14,7 +14,7 @@ struct SettingsOptions: ParsableArguments {
     var amqpKeyFile: String?
     @Option(help: "sqlite://PATH, postgres://user:pass@host:port/db or memory:// (CHECKOUT_DATABASE_URL; default sqlite://checkout.sqlite).")
     var databaseURL: String?
-    @Option(help: "Database connections at most (CHECKOUT_DATABASE_POOL_SIZE; default twice the concurrency).")
+    @Option(help: "Database connections at most, on SQLite readers beside the one writer (CHECKOUT_DATABASE_POOL_SIZE; default twice the concurrency).")
     var databasePoolSize: String?
     @Option(help: "Products to import (upsert) at start-up, as `catalog import` does (CHECKOUT_CATALOG_FILE; default none).")
     var catalogFile: String?
