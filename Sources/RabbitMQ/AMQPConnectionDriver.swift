@@ -106,6 +106,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     private static let publishChannel: UInt16 = 2
     private static let frameMax: Int32 = 131_072
     private static let rpcTimeout: Duration = .seconds(30)
+    /// How many times an iteration takes the inbox again before it reads the socket.
+    private static let passesPerIteration = 4
     /// The OS name of every driver thread (at most 15 characters on Linux).
     static let threadName = "amqp-driver"
 
@@ -228,18 +230,24 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     }
 
     private func runConnectedIteration() throws(AMQPError) {
-        let commands = takeCommands()
-        for (index, command) in commands.enumerated() {
-            do {
-                try handle(command)
-            } catch {
-                // The rest are handled after the teardown, as commands that arrived while disconnected.
-                putBack(commands[(index + 1)...])
-                throw error
-            }
-            if isFinished {
-                refuse(commands[(index + 1)...])
-                return
+        // Commands that the commands of a pass submit (a task run here publishes, a resumed task acks) are
+        // handled in the next pass, not after the next read: a delivery's publish leaves in the iteration
+        // that ran its task. A few passes at most, so that tasks which keep making work cannot starve reads.
+        for _ in 1...Self.passesPerIteration {
+            let commands = takeCommands()
+            if commands.isEmpty { break }
+            for (index, command) in commands.enumerated() {
+                do {
+                    try handle(command)
+                } catch {
+                    // The rest are handled after the teardown, as commands that arrived while disconnected.
+                    putBack(commands[(index + 1)...])
+                    throw error
+                }
+                if isFinished {
+                    refuse(commands[(index + 1)...])
+                    return
+                }
             }
         }
         try flushAcks()
