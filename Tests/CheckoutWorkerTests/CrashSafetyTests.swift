@@ -12,12 +12,7 @@ import Testing
     func sigkillWhilePlacingOrdersLeavesNoHalfWrittenOrderAndARestartFinishesTheWork(engine: TestDatabase.Engine) async throws {
         try await withProcessWorld("sigkill-\(engine)", database: engine) { world in
             let load = OrderLoad(count: 300)
-            try await world.importCatalog(load.catalogFile)
-            let first = try await world.startWorker()
-            try await load.syncCarts(in: world)
-
-            try await load.placeOrders(in: world)
-            try await world.events.wait(for: 30, timeout: .seconds(60)) { $0.properties.type?.hasPrefix("order.") == true }
+            let first = try await load.startWorkerMidLoad(in: world)
             first.kill()
             #expect(try await first.waitForExit(timeout: .seconds(10)) == 137)
 
@@ -25,11 +20,7 @@ import Testing
             load.expectConsistent(crashed)
             try #require((crashed.handledCommands["place-order"] ?? 0) < load.count, "the load was over before SIGKILL landed")
 
-            let second = try await world.startWorker()
-            try await load.waitForEveryOrderEvent(in: world)
-            second.terminate()
-            #expect(try await second.waitForExit(timeout: .seconds(15)) == 0, "\(second.standardError)")
-            load.expectFinished(try await world.database.snapshot(), events: world.events.all)
+            try await load.finishWithASecondWorker(in: world)
         }
     }
 

@@ -153,7 +153,7 @@ import Testing
         let world = try await TestWorld("fixed", retryDelays: "100ms", collectsDeadLetters: false)
         let worker = try await world.startWorker(["CHECKOUT_DATABASE_URL": "sqlite://\(path)", "CHECKOUT_DATABASE_POOL_SIZE": "2"])
         let queue = DeadLetterQueue(connection: world.client, configuration: world.names)
-        do {
+        try await world.tearingDown(worker) {
             let importInProgress = try await SQLiteConnection.open(storage: .file(path: path))
             _ = try await importInProgress.query("BEGIN IMMEDIATE")
             try await world.send(.syncCart, Bodies.syncCart(cart: "cart-new", items: [("SKU-NEW", 2)]), messageID: "sync-new")
@@ -177,13 +177,7 @@ import Testing
             #expect(items.map { $0["sku"] as? String } == ["SKU-NEW"])
             #expect(items.first?["lineTotal"] as? Int == 2500)
             #expect(try await queue.count() == 0)
-        } catch {
-            try? await worker.stop()
-            await world.close()
-            throw error
         }
-        try await worker.stop()
-        await world.close()
     }
 
     @Test func rendersAListLineAJSONLineAndTheWholeMessage() async throws {
@@ -240,14 +234,8 @@ private func withDeadLetters(
     let world = try await TestWorld("dead-letters", collectsDeadLetters: false, observesCommands: observesCommands)
     let worker = try await world.startWorker()
     let queue = DeadLetterQueue(connection: world.client, configuration: world.names)
-    do {
+    try await world.tearingDown(worker) {
         if mixed { try await MixedDeadLetters.make(in: world) }
         try await body(world, queue)
-    } catch {
-        try? await worker.stop()
-        await world.close()
-        throw error
     }
-    try await worker.stop()
-    await world.close()
 }

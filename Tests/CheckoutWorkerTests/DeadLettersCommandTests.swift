@@ -119,15 +119,7 @@ private func withVirtualHostWorld(_ body: (TestWorld, DeadLetterQueue) async thr
     do {
         let world = try await TestWorld("cli", virtualHost: host.name, collectsDeadLetters: false)
         let worker = try await world.startWorker()
-        do {
-            try await body(world, DeadLetterQueue(connection: world.client, configuration: world.names))
-        } catch {
-            try? await worker.stop()
-            await world.close()
-            throw error
-        }
-        try await worker.stop()
-        await world.close()
+        try await world.tearingDown(worker) { try await body(world, DeadLetterQueue(connection: world.client, configuration: world.names)) }
     } catch {
         try? await host.delete()
         throw error

@@ -61,12 +61,7 @@ import Testing
     @Test func sigtermInTheMiddleOfALoadExitsZeroAndARestartFinishesTheRest() async throws {
         try await withProcessWorld("sigterm") { world in
             let load = OrderLoad(count: 300)
-            try await world.importCatalog(load.catalogFile)
-            let first = try await world.startWorker()
-            try await load.syncCarts(in: world)
-
-            try await load.placeOrders(in: world)
-            try await world.events.wait(for: 30, timeout: .seconds(60)) { $0.properties.type?.hasPrefix("order.") == true }
+            let first = try await load.startWorkerMidLoad(in: world)
             first.terminate()
             let stoppedAt = ContinuousClock.now
             #expect(try await first.waitForExit(timeout: .seconds(15)) == 0, "\(first.standardError)")
@@ -78,11 +73,7 @@ import Testing
             #expect(stopped.unfinishedClaims == 0, "a graceful stop finishes every command it started")
             try #require((stopped.handledCommands["place-order"] ?? 0) < load.count, "the load was over before SIGTERM landed")
 
-            let second = try await world.startWorker()
-            try await load.waitForEveryOrderEvent(in: world)
-            second.terminate()
-            #expect(try await second.waitForExit(timeout: .seconds(15)) == 0, "\(second.standardError)")
-            load.expectFinished(try await world.database.snapshot(), events: world.events.all)
+            try await load.finishWithASecondWorker(in: world)
         }
     }
 

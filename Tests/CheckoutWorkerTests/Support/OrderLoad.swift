@@ -40,6 +40,27 @@ struct OrderLoad {
         items(index).reduce(0) { sum, item in sum + item.1 * (catalog.first { $0.sku == item.0 }?.price ?? 0) }
     }
 
+    /// Starts a worker on the catalog, syncs every cart and publishes every order; returns the worker once
+    /// 30 orders are answered, with the rest in flight or queued, for a test to stop it mid-load.
+    func startWorkerMidLoad(in world: ProcessWorld) async throws -> WorkerProcess {
+        try await world.importCatalog(catalogFile)
+        let worker = try await world.startWorker()
+        try await syncCarts(in: world)
+        try await placeOrders(in: world)
+        try await world.events.wait(for: 30, timeout: .seconds(60)) { $0.properties.type?.hasPrefix("order.") == true }
+        return worker
+    }
+
+    /// After the first worker stopped mid-load: a second one answers every order and stops cleanly, and
+    /// the store shows every order placed once.
+    func finishWithASecondWorker(in world: ProcessWorld, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let second = try await world.startWorker()
+        try await waitForEveryOrderEvent(in: world)
+        second.terminate()
+        #expect(try await second.waitForExit(timeout: .seconds(15)) == 0, "\(second.standardError)", sourceLocation: sourceLocation)
+        expectFinished(try await world.database.snapshot(), events: world.events.all, sourceLocation: sourceLocation)
+    }
+
     /// Syncs every cart and waits until each is answered with `cart.synced`.
     func syncCarts(in world: ProcessWorld) async throws {
         try await world.send(.syncCart, (0..<count).map {

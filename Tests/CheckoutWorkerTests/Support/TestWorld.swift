@@ -164,6 +164,21 @@ final class TestWorld: Sendable {
         try await client.publish(AMQPMessage(exchange: exchange ?? names.commandsExchange, routingKey: routingKey, properties: properties, body: body, mandatory: true))
     }
 
+    /// Runs `body`, then stops `worker` and closes the world, also when `body` throws.
+    func tearingDown<Result>(_ worker: RunningWorker, after body: () async throws -> Result) async throws -> Result {
+        let result: Result
+        do {
+            result = try await body()
+        } catch {
+            try? await worker.stop()
+            await close()
+            throw error
+        }
+        try await worker.stop()
+        await close()
+        return result
+    }
+
     func close() async {
         consumers.cancel()
         for queue in [names.syncCartQueue, names.placeOrderQueue, names.deadLetter] {

@@ -9,13 +9,5 @@ func withWorld(_ environment: [String: String] = [:], _ body: (TestWorld) async 
 func withWorld(_ environment: [String: String] = [:], _ body: (TestWorld, RunningWorker) async throws -> Void) async throws {
     let world = try await TestWorld()
     let worker = try await world.startWorker(environment)
-    do {
-        try await body(world, worker)
-    } catch {
-        try? await worker.stop()
-        await world.close()
-        throw error
-    }
-    try await worker.stop()
-    await world.close()
+    try await world.tearingDown(worker) { try await body(world, worker) }
 }
