@@ -127,6 +127,7 @@ let package = Package(
         .target(
             name: "CheckoutPaymentsTesting",
             dependencies: [
+                "CheckoutObservability",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -230,6 +231,7 @@ let package = Package(
                 "checkout-worker",
                 "CheckoutDomain",
                 "CheckoutMessaging",
+                "CheckoutObservability",
                 "CheckoutOperations",
                 "CheckoutPersistence",
                 "CheckoutPayments",

@@ -1,4 +1,5 @@
-/// A small seeded random number generator, so a chaos or fuzz run picks the same failures again.
+/// A small seeded random number generator: the tracer's ids come from one seeded once, and a chaos or
+/// fuzz run seeded the same picks the same failures again.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

@@ -1,4 +1,5 @@
 public import Foundation
+import JSONWriting
 public import Logging
 
 /// A swift-log handler that writes one JSON object per line, for log collectors.
@@ -41,8 +42,10 @@ public struct JSONLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    /// Fields in the order given, timestamp and level first for a person reading the line.
     public func log(event: LogEvent) {
-        var line = JSONObjectWriter()
+        var line = JSONWriter()
+        line.beginObject()
         line.field("timestamp", timestamp: now())
         line.field("level", event.level.rawValue)
         line.field("label", label)
@@ -51,9 +54,8 @@ public struct JSONLogHandler: LogHandler {
         for (key, value) in effectiveMetadata(of: event).sorted(by: { $0.key < $1.key }) {
             line.field(Self.fixedFields.contains(key) ? "metadata.\(key)" : key, value)
         }
-        var bytes = line.finish()
-        bytes.append(UInt8(ascii: "\n"))
-        sink.write(bytes)
+        line.endObject()
+        sink.write(line.bytes + [UInt8(ascii: "\n")])
     }
 
     private func effectiveMetadata(of event: LogEvent) -> Logger.Metadata {

@@ -1,3 +1,4 @@
+import JSONWriting
 import Logging
 
 /// The states of all readiness checks at one moment, and the probe's JSON body for them.
@@ -9,14 +10,17 @@ struct ReadinessReport: Sendable {
 
     /// `{"status":"ready","checks":{"broker":"up","database":"up","consumers":"up"}}`, or `"not-ready"`.
     var json: String {
-        var states = JSONObjectWriter()
-        for check in checks {
-            states.field(check.name, check.state.rawValue)
-        }
-        var body = JSONObjectWriter()
+        var body = JSONWriter()
+        body.beginObject()
         body.field("status", isReady ? "ready" : "not-ready")
-        body.field("checks", json: states.finish())
-        return String(decoding: body.finish(), as: UTF8.self)
+        body.key("checks")
+        body.beginObject()
+        for check in checks {
+            body.field(check.name, check.state.rawValue)
+        }
+        body.endObject()
+        body.endObject()
+        return String(decoding: body.bytes, as: UTF8.self)
     }
 
     /// Runs every check at once, each bounded by `timeout`, and logs a warning for each one not up.

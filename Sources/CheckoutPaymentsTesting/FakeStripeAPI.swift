@@ -1,3 +1,4 @@
+import CheckoutObservability
 import NIOHTTP1
 import Synchronization
 

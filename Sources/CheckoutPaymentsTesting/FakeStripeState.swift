@@ -1,3 +1,4 @@
+import CheckoutObservability
 /// Everything the fake Stripe remembers; guarded by ``FakeStripeAPI``'s lock.
 struct FakeStripeState: Sendable {
     var charges: [FakeStripeCharge] = []

@@ -36,20 +36,17 @@ struct ISO8601Timestamp {
 
     /// `2026-01-02T03:04:05.678Z`.
     func append(to bytes: inout [UInt8]) {
-        Self.append(year, digits: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        Self.append(month, digits: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        Self.append(day, digits: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        Self.append(hour, digits: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        Self.append(minute, digits: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        Self.append(second, digits: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "."))
-        Self.append(millisecond, digits: 3, to: &bytes)
-        bytes.append(UInt8(ascii: "Z"))
+        func part(_ value: Int, digits: Int, then separator: Unicode.Scalar) {
+            Self.append(value, digits: digits, to: &bytes)
+            bytes.append(UInt8(ascii: separator))
+        }
+        part(year, digits: 4, then: "-")
+        part(month, digits: 2, then: "-")
+        part(day, digits: 2, then: "T")
+        part(hour, digits: 2, then: ":")
+        part(minute, digits: 2, then: ":")
+        part(second, digits: 2, then: ".")
+        part(millisecond, digits: 3, then: "Z")
     }
 
     private static func append(_ value: Int, digits: Int, to bytes: inout [UInt8]) {

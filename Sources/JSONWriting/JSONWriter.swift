@@ -71,11 +71,30 @@ public struct JSONWriter {
         needsComma = true
     }
 
-    /// A value that is JSON already, such as an object written by another writer.
-    public mutating func json(_ value: [UInt8]) {
-        beginValue()
-        bytes.append(contentsOf: value)
-        needsComma = true
+    /// A key and its string.
+    public mutating func field(_ key: String, _ value: String) {
+        self.key(key)
+        string(value)
+    }
+
+    /// A key and its integer.
+    public mutating func field(_ key: String, _ value: some BinaryInteger) {
+        self.key(key)
+        integer(value)
+    }
+
+    /// A key and its instant, as ``timestamp(_:)`` writes it.
+    public mutating func field(_ key: String, timestamp: Date) {
+        self.key(key)
+        self.timestamp(timestamp)
+    }
+
+    /// A key and an array of `elements`, each written by `write`.
+    public mutating func field<Elements: Sequence>(_ key: String, array elements: Elements, _ write: (Elements.Element, inout JSONWriter) -> Void) {
+        self.key(key)
+        beginArray()
+        for element in elements { write(element, &self) }
+        endArray()
     }
 
     private mutating func beginValue() {

@@ -1,4 +1,5 @@
 import CheckoutMessaging
+import CheckoutObservability
 import CheckoutPaymentsTesting
 import Foundation
 import RabbitMQ

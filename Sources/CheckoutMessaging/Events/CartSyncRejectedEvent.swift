@@ -17,16 +17,10 @@ struct CartSyncRejectedEvent: EventBody {
 
     func write(to json: inout JSONWriter) {
         json.beginObject()
-        json.key("cartId")
-        json.string(cartId)
-        if let currentVersion {
-            json.key("currentVersion")
-            json.integer(currentVersion)
-        }
-        json.key("message")
-        json.string(message)
-        json.key("reason")
-        json.string(reason)
+        json.field("cartId", cartId)
+        if let currentVersion { json.field("currentVersion", currentVersion) }
+        json.field("message", message)
+        json.field("reason", reason)
         json.endObject()
     }
 }

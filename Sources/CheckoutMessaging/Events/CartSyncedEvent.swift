@@ -27,26 +27,14 @@ struct CartSyncedEvent: EventBody {
 
     func write(to json: inout JSONWriter) {
         json.beginObject()
-        json.key("adjustments")
-        json.beginArray()
-        for adjustment in adjustments { adjustment.write(to: &json) }
-        json.endArray()
-        json.key("cartId")
-        json.string(cartId)
-        json.key("currency")
-        json.string(currency)
-        json.key("customerId")
-        json.string(customerId)
-        json.key("items")
-        json.beginArray()
-        for item in items { item.write(to: &json) }
-        json.endArray()
-        json.key("subtotal")
-        json.integer(subtotal)
-        json.key("syncedAt")
-        json.timestamp(syncedAt)
-        json.key("version")
-        json.integer(version)
+        json.field("adjustments", array: adjustments) { $0.write(to: &$1) }
+        json.field("cartId", cartId)
+        json.field("currency", currency)
+        json.field("customerId", customerId)
+        json.field("items", array: items) { $0.write(to: &$1) }
+        json.field("subtotal", subtotal)
+        json.field("syncedAt", timestamp: syncedAt)
+        json.field("version", version)
         json.endObject()
     }
 }

@@ -17,14 +17,10 @@ struct EventAdjustment {
 
     func write(to json: inout JSONWriter) {
         json.beginObject()
-        json.key("applied")
-        json.integer(applied)
-        json.key("reason")
-        json.string(reason)
-        json.key("requested")
-        json.integer(requested)
-        json.key("sku")
-        json.string(sku)
+        json.field("applied", applied)
+        json.field("reason", reason)
+        json.field("requested", requested)
+        json.field("sku", sku)
         json.endObject()
     }
 }

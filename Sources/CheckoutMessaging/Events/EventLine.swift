@@ -17,14 +17,10 @@ struct EventLine {
 
     func write(to json: inout JSONWriter) {
         json.beginObject()
-        json.key("lineTotal")
-        json.integer(lineTotal)
-        json.key("quantity")
-        json.integer(quantity)
-        json.key("sku")
-        json.string(sku)
-        json.key("unitPrice")
-        json.integer(unitPrice)
+        json.field("lineTotal", lineTotal)
+        json.field("quantity", quantity)
+        json.field("sku", sku)
+        json.field("unitPrice", unitPrice)
         json.endObject()
     }
 }

@@ -26,24 +26,14 @@ struct OrderPlacedEvent: EventBody {
 
     func write(to json: inout JSONWriter) {
         json.beginObject()
-        json.key("cartId")
-        json.string(cartId)
-        json.key("currency")
-        json.string(currency)
-        json.key("customerId")
-        json.string(customerId)
-        json.key("items")
-        json.beginArray()
-        for item in items { item.write(to: &json) }
-        json.endArray()
-        json.key("orderId")
-        json.string(orderId)
-        json.key("paymentId")
-        json.string(paymentId)
-        json.key("placedAt")
-        json.timestamp(placedAt)
-        json.key("total")
-        json.integer(total)
+        json.field("cartId", cartId)
+        json.field("currency", currency)
+        json.field("customerId", customerId)
+        json.field("items", array: items) { $0.write(to: &$1) }
+        json.field("orderId", orderId)
+        json.field("paymentId", paymentId)
+        json.field("placedAt", timestamp: placedAt)
+        json.field("total", total)
         json.endObject()
     }
 }

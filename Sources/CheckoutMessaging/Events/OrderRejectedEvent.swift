@@ -21,26 +21,12 @@ struct OrderRejectedEvent: EventBody {
 
     func write(to json: inout JSONWriter) {
         json.beginObject()
-        json.key("cartId")
-        json.string(cartId)
-        if let declineCode {
-            json.key("declineCode")
-            json.string(declineCode)
-        }
-        json.key("message")
-        json.string(message)
-        if let newTotal {
-            json.key("newTotal")
-            json.integer(newTotal)
-        }
-        json.key("reason")
-        json.string(reason)
-        if let skus {
-            json.key("skus")
-            json.beginArray()
-            for sku in skus { json.string(sku) }
-            json.endArray()
-        }
+        json.field("cartId", cartId)
+        if let declineCode { json.field("declineCode", declineCode) }
+        json.field("message", message)
+        if let newTotal { json.field("newTotal", newTotal) }
+        json.field("reason", reason)
+        if let skus { json.field("skus", array: skus) { $1.string($0) } }
         json.endObject()
     }
 }

@@ -1,14 +1,14 @@
 import Synchronization
 
-/// Random trace and span ids, from one SplitMix64 sequence seeded once from the system's generator.
+/// Random trace and span ids, from one ``SplitMix64`` sequence seeded once from the system's generator.
 ///
 /// W3C asks for ids that are random, not secret. Drawing each byte from the system's generator
 /// was a `getrandom` call per byte, 24 per command: 6 % of a worker's CPU.
 final class TraceIDGenerator: Sendable {
-    private let state: Mutex<UInt64>
+    private let generator: Mutex<SplitMix64>
 
     init(seed: UInt64) {
-        state = Mutex(seed)
+        generator = Mutex(SplitMix64(seed: seed))
     }
 
     /// The process's generator.
@@ -33,13 +33,7 @@ final class TraceIDGenerator: Sendable {
     }
 
     private func next() -> UInt64 {
-        state.withLock { state in
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var mixed = state
-            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-            return mixed ^ (mixed >> 31)
-        }
+        generator.withLock { $0.next() }
     }
 
     private static func hex(_ value: UInt64) -> String {

@@ -1,0 +1,30 @@
+import JSONWriting
+import Logging
+
+extension JSONWriter {
+    /// A key and a log metadata value: strings stay strings, dictionaries become objects with sorted
+    /// keys, and arrays become arrays.
+    mutating func field(_ key: String, _ value: Logger.MetadataValue) {
+        self.key(key)
+        write(value)
+    }
+
+    private mutating func write(_ value: Logger.MetadataValue) {
+        switch value {
+        case .string(let string):
+            self.string(string)
+        case .stringConvertible(let convertible):
+            self.string(convertible.description)
+        case .dictionary(let dictionary):
+            beginObject()
+            for (key, value) in dictionary.sorted(by: { $0.key < $1.key }) {
+                field(key, value)
+            }
+            endObject()
+        case .array(let array):
+            beginArray()
+            for element in array { write(element) }
+            endArray()
+        }
+    }
+}
