@@ -20,11 +20,14 @@
 # Everything lives in .servers/ at the repository root: certs/, rabbitmq/ (config, data, logs,
 # its own HOME with the Erlang cookie), postgres/ (cluster, log). Works as root and as a normal user.
 #
-# Ports: AMQP 127.0.0.1:35672, AMQPS 127.0.0.1:35671, PostgreSQL 127.0.0.1:35432; Erlang
-# distribution 35673, a private epmd on 35674, rabbitmqctl's own distribution 35680-35699.
-# The cluster (state in .servers/cluster/): node N (1-3) has AMQP 36672+10(N-1), AMQPS one below,
-# Erlang distribution one above (36671-36673, 36681-36683, 36691-36693); the nodes share one Erlang
-# cookie and one epmd on 36674; their rabbitmqctl uses 36700-36719. Nothing shared with the single node.
+# Ports: AMQP 127.0.0.1:21672, AMQPS 127.0.0.1:21671, PostgreSQL 127.0.0.1:21432; Erlang
+# distribution 21673, a private epmd on 21674, rabbitmqctl's own distribution 21680-21699.
+# The cluster (state in .servers/cluster/): node N (1-3) has AMQP 22672+10(N-1), AMQPS one below,
+# Erlang distribution one above (22671-22673, 22681-22683, 22691-22693); the nodes share one Erlang
+# cookie and one epmd on 22674; their rabbitmqctl uses 22700-22719. Nothing shared with the single node.
+# All of them sit below Linux's ephemeral range (32768-60999): in that range, the local end of any
+# outgoing connection (thousands during a test run) can take a port just before a server binds it,
+# and the server then fails with eaddrinuse.
 
 if [[ "${BASH_SOURCE[0]}" != "$0" ]]; then
     # Sourced: do the work in a child process (so `set -e` and friends stay out of the caller's
@@ -48,15 +51,15 @@ RMQ_DIR="$STATE/rabbitmq"
 PG_LINK="$STATE/postgres"
 
 RMQ_NODE="${RMQ_NODE:-checkout-test@localhost}"
-AMQP_PORT="${AMQP_PORT:-35672}"
-AMQPS_PORT="${AMQPS_PORT:-35671}"
-DIST_PORT="${DIST_PORT:-35673}"
-EPMD_PORT="${EPMD_PORT:-35674}"
-# rabbitmqctl's own distribution listener. Left alone, it takes 35672-35682 (5672 + 30000): our
-# AMQP port, so `rabbitmqctl start_app` would fail with eaddrinuse on its own listener.
-CTL_DIST_PORT_MIN="${CTL_DIST_PORT_MIN:-35680}"
-CTL_DIST_PORT_MAX="${CTL_DIST_PORT_MAX:-35699}"
-PG_PORT=35432
+AMQP_PORT="${AMQP_PORT:-21672}"
+AMQPS_PORT="${AMQPS_PORT:-21671}"
+DIST_PORT="${DIST_PORT:-21673}"
+EPMD_PORT="${EPMD_PORT:-21674}"
+# rabbitmqctl's own distribution listener. Left alone, it takes DIST_PORT + 10000 and the ten
+# above: in the ephemeral range, and the same for every node started this way.
+CTL_DIST_PORT_MIN="${CTL_DIST_PORT_MIN:-21680}"
+CTL_DIST_PORT_MAX="${CTL_DIST_PORT_MAX:-21699}"
+PG_PORT=21432
 PG_DB=checkout_test
 PG_USER=checkout
 PG_PASSWORD=checkout
@@ -66,10 +69,10 @@ PG_SUPERUSER_PASSWORD=checkout-test-superuser
 CLUSTER_DIR="$STATE/cluster"
 CLUSTER_NODES=(1 2 3)
 CLUSTER_NAME="${CLUSTER_NAME:-checkout-cluster}"
-CLUSTER_AMQP_BASE="${CLUSTER_AMQP_BASE:-36672}"
-CLUSTER_EPMD_PORT="${CLUSTER_EPMD_PORT:-36674}"
-CLUSTER_CTL_DIST_PORT_MIN="${CLUSTER_CTL_DIST_PORT_MIN:-36700}"
-CLUSTER_CTL_DIST_PORT_MAX="${CLUSTER_CTL_DIST_PORT_MAX:-36719}"
+CLUSTER_AMQP_BASE="${CLUSTER_AMQP_BASE:-22672}"
+CLUSTER_EPMD_PORT="${CLUSTER_EPMD_PORT:-22674}"
+CLUSTER_CTL_DIST_PORT_MIN="${CLUSTER_CTL_DIST_PORT_MIN:-22700}"
+CLUSTER_CTL_DIST_PORT_MAX="${CLUSTER_CTL_DIST_PORT_MAX:-22719}"
 # Set for cluster nodes: their epmd serves the other nodes too, so stopping one node leaves it running.
 SHARED_EPMD=0
 # Set for cluster nodes: the nodes an empty node looks for to join at boot.

@@ -7,7 +7,7 @@ import PostgresNIO
 enum TestPostgres {
     static var baseURL: String {
         ProcessInfo.processInfo.environment["POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? "postgres://checkout:checkout@127.0.0.1:35432/checkout_test"
+            ?? "postgres://checkout:checkout@127.0.0.1:21432/checkout_test"
     }
 
     static func url(schema: String) -> String {

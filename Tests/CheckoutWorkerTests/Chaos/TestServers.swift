@@ -13,7 +13,7 @@ enum TestServers {
     /// The AMQP URL of each cluster node, node 1 first, on the default vhost.
     static let clusterURLs: [String] = ProcessInfo.processInfo.environment["RABBITMQ_CLUSTER_URLS"]
         .flatMap { $0.isEmpty ? nil : $0.split(separator: ",").map(String.init) }
-        ?? [36672, 36682, 36692].map { "amqp://guest:guest@127.0.0.1:\($0)/%2F" }
+        ?? [22672, 22682, 22692].map { "amqp://guest:guest@127.0.0.1:\($0)/%2F" }
 
     /// Node `node`'s (1-based) URL on `vhost`.
     static func url(node: Int, vhost: String) -> String {

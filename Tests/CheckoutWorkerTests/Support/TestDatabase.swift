@@ -69,7 +69,7 @@ struct TestDatabase: Sendable {
 
     private static var postgresURL: String {
         ProcessInfo.processInfo.environment["POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? "postgres://checkout:checkout@127.0.0.1:35432/checkout_test"
+            ?? "postgres://checkout:checkout@127.0.0.1:21432/checkout_test"
     }
 
     /// Runs `body` on one connection of the database at `url`, through the store's own engines.

@@ -26,7 +26,7 @@ final class TestWorld: Sendable {
     private let consumers: Task<Void, Never>
 
     static let brokerURL = ProcessInfo.processInfo.environment["RABBITMQ_URL"].flatMap { $0.isEmpty ? nil : $0 }
-        ?? "amqp://guest:guest@127.0.0.1:35672/%2F"
+        ?? "amqp://guest:guest@127.0.0.1:21672/%2F"
 
     static let logger: Logger = {
         var logger = Logger(label: "worker-tests")

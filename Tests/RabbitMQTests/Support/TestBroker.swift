@@ -5,8 +5,8 @@ import Testing
 
 /// The private RabbitMQ node that `scripts/test.sh` starts, found through the environment.
 enum TestBroker {
-    static var url: String { environment("RABBITMQ_URL") ?? "amqp://guest:guest@127.0.0.1:35672/%2F" }
-    static var tlsURL: String { environment("RABBITMQ_TLS_URL") ?? "amqps://guest:guest@localhost:35671/%2F" }
+    static var url: String { environment("RABBITMQ_URL") ?? "amqp://guest:guest@127.0.0.1:21672/%2F" }
+    static var tlsURL: String { environment("RABBITMQ_TLS_URL") ?? "amqps://guest:guest@localhost:21671/%2F" }
     static var caFile: String? { environment("RABBITMQ_CA_FILE") }
     static var wrongCAFile: String? { environment("RABBITMQ_WRONG_CA_FILE") }
     static var clientCertificateFile: String? { environment("RABBITMQ_CLIENT_CERT_FILE") }
