@@ -140,6 +140,10 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     private var isBlocked = false
     private var publishesWhileBlocked: [(AMQPMessage, Reply<Void>)] = []
     private var contents: [UInt16: ContentInProgress] = [:]
+    /// Publishes gathered during a pass over the commands, written at its end; see ``AMQPWriteBuffer``.
+    private var writeBuffer = AMQPWriteBuffer()
+    /// Whether publishes go through `writeBuffer` (plain TCP) or through `amqp_basic_publish` (TLS).
+    private var gathersPublishes = false
     private var rpcWait: RPCWait?
     private var isFinished = false
     private let arena = AMQPCArena()
@@ -250,6 +254,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
                 }
             }
         }
+        try writeGatheredPublishes()
         try flushAcks()
         try repairChannels()
         var framesRead = 0
@@ -345,6 +350,13 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     // MARK: - Commands
 
     private func handle(_ command: Command) throws(AMQPError) {
+        switch command {
+        case .publish, .settle, .run:
+            break
+        default:
+            // Frames leave in the order their commands came.
+            try writeGatheredPublishes()
+        }
         switch command {
         case .declare(let declaration, let reply):
             do {
@@ -557,6 +569,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         }
         connection = state
         let socket = try makeSocket(for: endpoint, on: state)
+        gathersPublishes = !endpoint.usesTLS
         var timeout = Self.makeTimeval(configuration.connectTimeout)
         let opened = amqp_socket_open_noblock(socket, endpoint.host, Int32(endpoint.port), &timeout)
         guard opened == AMQP_STATUS_OK.rawValue else { throw Self.openError(opened, endpoint: endpoint) }
@@ -673,6 +686,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         connection = nil
         openChannels.removeAll()
         contents.removeAll()
+        writeBuffer.discard()
         rpcWait = nil
     }
 
@@ -1015,15 +1029,28 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         }
         defer { arena.reset() }
         var properties = arena.properties(message.properties)
-        let status = message.body.withUnsafeBytes { body in
-            amqp_basic_publish(connection, Self.publishChannel, arena.bytes(message.exchange), arena.bytes(message.routingKey),
-                               message.mandatory ? 1 : 0, 0, &properties,
-                               amqp_bytes_t(len: body.count, bytes: UnsafeMutableRawPointer(mutating: body.baseAddress)))
-        }
-        guard status == AMQP_STATUS_OK.rawValue else {
-            let error = AMQPError(code: .connectionLost, message: "publishing failed: \(Self.statusText(status))")
-            reply.resume(throwing: error)
-            throw error
+        let exchange = arena.bytes(message.exchange)
+        let routingKey = arena.bytes(message.routingKey)
+        if gathersPublishes {
+            let status = message.body.withUnsafeBytes { body in
+                writeBuffer.appendPublish(on: Self.publishChannel, exchange: exchange, routingKey: routingKey, mandatory: message.mandatory,
+                                          properties: &properties, body: body, frameMax: Int(amqp_get_frame_max(connection)))
+            }
+            guard status == AMQP_STATUS_OK.rawValue else {
+                // Nothing was written: the connection and the other publishes are unaffected.
+                reply.resume(throwing: AMQPError(code: .protocolError, message: "the message cannot be encoded (its properties do not fit in one frame): \(Self.statusText(status))"))
+                return
+            }
+        } else {
+            let status = message.body.withUnsafeBytes { body in
+                amqp_basic_publish(connection, Self.publishChannel, exchange, routingKey, message.mandatory ? 1 : 0, 0, &properties,
+                                   amqp_bytes_t(len: body.count, bytes: UnsafeMutableRawPointer(mutating: body.baseAddress)))
+            }
+            guard status == AMQP_STATUS_OK.rawValue else {
+                let error = AMQPError(code: .connectionLost, message: "publishing failed: \(Self.statusText(status))")
+                reply.resume(throwing: error)
+                throw error
+            }
         }
         let returnKey = message.mandatory
             ? PublisherConfirmTracker<Reply<Void>>.ReturnKey(exchange: message.exchange, routingKey: message.routingKey,
@@ -1031,6 +1058,12 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             : nil
         confirms.published(reply, returnKey: returnKey)
         statistics.recordPublish()
+    }
+
+    private func writeGatheredPublishes() throws(AMQPError) {
+        guard !writeBuffer.isEmpty, let connection else { return }
+        try writeBuffer.write(to: amqp_get_sockfd(connection))
+        statistics.recordPublishWrite()
     }
 
     private func flushPublishesWhileBlocked() {

@@ -7,6 +7,7 @@ public final class AMQPConnectionStatistics: Sendable {
     private let publishCount = Atomic<Int>(0)
     private let deliveryCount = Atomic<Int>(0)
     private let ackFrameCount = Atomic<Int>(0)
+    private let publishWriteCount = Atomic<Int>(0)
     private let channelCloseCount = Atomic<Int>(0)
 
     init() {}
@@ -19,6 +20,8 @@ public final class AMQPConnectionStatistics: Sendable {
     public var deliveries: Int { deliveryCount.load(ordering: .relaxed) }
     /// basic.ack frames sent; fewer than deliveries acked when acks were coalesced.
     public var ackFrames: Int { ackFrameCount.load(ordering: .relaxed) }
+    /// Socket writes that carried publishes; fewer than publishes when they were gathered (plain TCP).
+    public var publishWrites: Int { publishWriteCount.load(ordering: .relaxed) }
     /// Channels the broker closed with an error (a failed declare, an unknown delivery tag, ...).
     public var channelsClosedByBroker: Int { channelCloseCount.load(ordering: .relaxed) }
 
@@ -27,5 +30,6 @@ public final class AMQPConnectionStatistics: Sendable {
     func recordPublish() { publishCount.add(1, ordering: .relaxed) }
     func recordDelivery() { deliveryCount.add(1, ordering: .relaxed) }
     func recordAckFrames(_ count: Int) { ackFrameCount.add(count, ordering: .relaxed) }
+    func recordPublishWrite() { publishWriteCount.add(1, ordering: .relaxed) }
     func recordChannelClosedByBroker() { channelCloseCount.add(1, ordering: .relaxed) }
 }

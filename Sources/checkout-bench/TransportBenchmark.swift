@@ -15,6 +15,8 @@ struct TransportBenchmark {
         var implementation: Implementation
         var prefetch: UInt16
         var messagesPerSecond: Double
+        /// CPU time of the whole bench process during the round, per message moved.
+        var cpuMicrosecondsPerMessage: Double
     }
 
     let endpoint: AMQPEndpoint
@@ -31,16 +33,18 @@ struct TransportBenchmark {
                 // Alternate which goes first, so that neither always runs on a warmer broker.
                 let order = round % 2 == 1 ? Implementation.allCases : Implementation.allCases.reversed()
                 for implementation in order {
-                    let rate = try await measure(implementation, prefetch: prefetch, on: connection)
-                    samples.append(Sample(implementation: implementation, prefetch: prefetch, messagesPerSecond: rate))
-                    log(String(format: "  prefetch %3d round %d  %-22@ %8.0f msg/s", prefetch, round, implementation.rawValue as NSString, rate))
+                    let (rate, cpu) = try await measure(implementation, prefetch: prefetch, on: connection)
+                    samples.append(Sample(implementation: implementation, prefetch: prefetch, messagesPerSecond: rate, cpuMicrosecondsPerMessage: cpu))
+                    log(String(format: "  prefetch %3d round %d  %-22@ %8.0f msg/s %6.1f µs CPU/msg", prefetch, round,
+                               implementation.rawValue as NSString, rate, cpu))
                 }
             }
         }
         return samples
     }
 
-    private func measure(_ implementation: Implementation, prefetch: UInt16, on connection: AMQPConnection) async throws -> Double {
+    /// Returns messages per second and CPU microseconds per message.
+    private func measure(_ implementation: Implementation, prefetch: UInt16, on connection: AMQPConnection) async throws -> (Double, Double) {
         let suffix = UUID().uuidString.prefix(8)
         let commands = "bench.commands.\(suffix)"
         let events = "bench.events.\(suffix)"
@@ -53,12 +57,14 @@ struct TransportBenchmark {
         }
         try await fill(commands, on: connection)
 
-        switch implementation {
+        let cpuBefore = ProcessCPUTime.seconds()
+        let rate = switch implementation {
         case .c:
-            return try await runCLoop(from: commands, to: events, prefetch: prefetch)
+            try await runCLoop(from: commands, to: events, prefetch: prefetch)
         case .swift:
-            return try await runSwiftLoop(from: commands, to: events, prefetch: prefetch, on: connection)
+            try await runSwiftLoop(from: commands, to: events, prefetch: prefetch, on: connection)
         }
+        return (rate, (ProcessCPUTime.seconds() - cpuBefore) * 1e6 / Double(count))
     }
 
     private func fill(_ queue: String, on connection: AMQPConnection) async throws {

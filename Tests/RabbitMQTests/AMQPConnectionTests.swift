@@ -58,7 +58,29 @@ import Testing
 
         // Every confirmed message is in the queue: purge reports exactly how many the broker holds.
         #expect(try await connection.purgeQueue(queue) == count)
+        // Publishes submitted together left together, not one write (three, in librabbitmq) each.
+        #expect(connection.statistics.publishes == count)
+        #expect(connection.statistics.publishWrites < count / 4, "publish writes: \(connection.statistics.publishWrites)")
         _ = try await connection.deleteQueue(queue)
+    }
+
+    @Test func aMessageWhosePropertiesDoNotFitInAFrameFailsAloneAndTheConnectionStaysUsable() async throws {
+        let connection = try await TestBroker.connect()
+        defer { Task { await connection.close() } }
+        let queue = try await TestBroker.temporaryQueue("oversized-headers", on: connection)
+        let oversized = AMQPProperties(headers: ["blob": .string(String(repeating: "x", count: 200_000))])
+
+        async let small = connection.publish(AMQPMessage(exchange: "", routingKey: queue, body: "before".bytes))
+        await #expect {
+            try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: oversized, body: "too big".bytes))
+        } throws: { error in
+            (error as? AMQPError)?.code == .protocolError && (error as? AMQPError)?.isRetryable == false
+        }
+        try await small
+        try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, body: "after".bytes))
+
+        #expect(connection.statistics.reconnects == 0)
+        #expect(try await connection.deleteQueue(queue) == 2)
     }
 
     @Test func aNackedDeliveryIsRedelivered() async throws {
