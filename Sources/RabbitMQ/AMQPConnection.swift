@@ -60,14 +60,17 @@ public final class AMQPConnection: Sendable {
 
     /// Subscribes to a queue with at most `prefetch` unsettled deliveries; the subscription survives recovery.
     public func consume(queue: String, prefetch: UInt16) async throws -> AMQPConsumer {
-        var streamContinuation: AsyncStream<AMQPDelivery>.Continuation!
-        let stream = AsyncStream<AMQPDelivery>(bufferingPolicy: .unbounded) { streamContinuation = $0 }
+        let buffer = AMQPDeliveryBuffer()
         let id = try await withCheckedThrowingContinuation { continuation in
-            submit(.consume(queue: queue, prefetch: prefetch, streamContinuation, continuation), orFail: continuation)
+            submit(.consume(queue: queue, prefetch: prefetch, buffer, continuation), orFail: continuation)
         }
         let driver = self.driver
-        streamContinuation.onTermination = { _ in driver.submit(.cancelConsumer(id)) }
-        return AMQPConsumer(queue: queue, stream: stream)
+        buffer.onTermination { unconsumed in
+            // Cancelled first, so that the broker does not hand the returned deliveries straight back to it.
+            driver.submit(.cancelConsumer(id))
+            for delivery in unconsumed { delivery.reject(requeue: true) }
+        }
+        return AMQPConsumer(queue: queue, buffer: buffer)
     }
 
     /// Opens a reader that takes a queue's messages one by one (basic.get) without consuming it.

@@ -26,7 +26,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     enum Command {
         case declare(AMQPTopology, Reply<Void>)
         case publish(AMQPMessage, Reply<Void>)
-        case consume(queue: String, prefetch: UInt16, AsyncStream<AMQPDelivery>.Continuation, Reply<Int>)
+        case consume(queue: String, prefetch: UInt16, AMQPDeliveryBuffer, Reply<Int>)
         case cancelConsumer(Int)
         case settle(consumerID: Int, generation: UInt64, deliveryTag: UInt64, AMQPSettlement)
         case queueOperation(QueueOperation, Reply<UInt32>)
@@ -55,7 +55,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         let id: Int
         let queue: String
         let prefetch: UInt16
-        let stream: AsyncStream<AMQPDelivery>.Continuation
+        let deliveries: AMQPDeliveryBuffer
         let channel: UInt16
         var generation: UInt64 = 0
         var isSubscribed = false
@@ -371,17 +371,17 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         case .publish(let message, let reply):
             try publish(message, reply: reply)
 
-        case .consume(let queue, let prefetch, let stream, let reply):
+        case .consume(let queue, let prefetch, let deliveries, let reply):
             let id = nextConsumerID
             nextConsumerID += 1
-            consumers[id] = Consumer(id: id, queue: queue, prefetch: prefetch, stream: stream,
+            consumers[id] = Consumer(id: id, queue: queue, prefetch: prefetch, deliveries: deliveries,
                                      channel: Self.publishChannel + UInt16(id))
             do {
                 try subscribe(consumerID: id)
                 reply.resume(returning: id)
             } catch {
                 consumers[id] = nil
-                stream.finish()
+                deliveries.finish()
                 reply.resume(throwing: error)
                 if error.endsTheConnection { throw error }
             }
@@ -450,15 +450,15 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             // Nothing to close: the broker took the reader's unsettled messages back with the connection.
             readers[id] = nil
             reply.resume()
-        case .consume(let queue, let prefetch, let stream, let reply):
+        case .consume(let queue, let prefetch, let deliveries, let reply):
             // Subscribed when the connection is back, like every other consumer.
             let id = nextConsumerID
             nextConsumerID += 1
-            consumers[id] = Consumer(id: id, queue: queue, prefetch: prefetch, stream: stream,
+            consumers[id] = Consumer(id: id, queue: queue, prefetch: prefetch, deliveries: deliveries,
                                      channel: Self.publishChannel + UInt16(id))
             reply.resume(returning: id)
         case .cancelConsumer(let id):
-            consumers.removeValue(forKey: id)?.stream.finish()
+            consumers.removeValue(forKey: id)?.deliveries.finish()
         case .settle:
             statistics.recordStaleSettlement()
         case .close(let done):
@@ -482,7 +482,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         for waiter in confirms.removeAll() { waiter.resume(throwing: closed) }
         for (_, waiter) in publishesWhileBlocked { waiter.resume(throwing: closed) }
         publishesWhileBlocked.removeAll()
-        for consumer in consumers.values { consumer.stream.finish() }
+        for consumer in consumers.values { consumer.deliveries.finish() }
         consumers.removeAll()
         for reader in readers.values { reader.waiting?.resume(throwing: closed) }
         readers.removeAll()
@@ -498,8 +498,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         for command in commands {
             switch command {
             case .declare(_, let reply), .publish(_, let reply): reply.resume(throwing: closed)
-            case .consume(_, _, let stream, let reply):
-                stream.finish()
+            case .consume(_, _, let deliveries, let reply):
+                deliveries.finish()
                 reply.resume(throwing: closed)
             case .queueOperation(_, let reply): reply.resume(throwing: closed)
             case .openReader(_, let reply): reply.resume(throwing: closed)
@@ -670,7 +670,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         for id in consumers.keys {
             consumers[id]?.isSubscribed = false
             consumers[id]?.acks = AckCoalescer()
-            if consumers[id]?.isCancelled == true { consumers.removeValue(forKey: id)?.stream.finish() }
+            if consumers[id]?.isCancelled == true { consumers.removeValue(forKey: id)?.deliveries.finish() }
         }
         for id in readers.keys {
             readerLost(id, AMQPError(code: .connectionLost, message: "the broker connection was lost while reading queue '\(readers[id]!.queue)'; the messages it had not settled went back to the queue: \(error.message)"))
@@ -848,7 +848,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         consumers[id]?.isSubscribed = false
         consumers[id]?.acks = AckCoalescer()
         if consumers[id]?.isCancelled == true {
-            consumers.removeValue(forKey: id)?.stream.finish()
+            consumers.removeValue(forKey: id)?.deliveries.finish()
         } else {
             scheduleResubscribe(consumerID: id)
         }
@@ -866,7 +866,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         guard let consumer = consumers[id], !consumer.isCancelled else { return }
         consumers[id]?.isCancelled = true
         guard consumer.isSubscribed, let connection else {
-            consumers.removeValue(forKey: id)?.stream.finish()
+            consumers.removeValue(forKey: id)?.deliveries.finish()
             return
         }
         defer { arena.reset() }
@@ -874,7 +874,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         method.consumer_tag = arena.bytes("\(configuration.connectionName).\(id)")
         method.nowait = 1
         try Self.check(amqp_send_method(connection, consumer.channel, Method.basicCancel, &method), doing: "cancel a consumer")
-        consumer.stream.finish()
+        consumer.deliveries.finish()
         try closeChannelIfDrained(consumerID: id)
     }
 
@@ -1147,13 +1147,15 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
                                         body: message.body, redelivered: redelivered, deliveryTag: deliveryTag,
                                         consumerID: consumer.id, channelGeneration: consumer.generation, settler: self)
             consumers[consumer.id]!.acks.received(deliveryTag)
-            if case .enqueued = consumer.stream.yield(delivery) {
+            if consumer.deliveries.yield(delivery) {
                 statistics.recordDelivery()
                 return
             }
             _ = consumers[consumer.id]!.acks.remove(deliveryTag)
         }
-        // Nobody will settle it: hand it back at once so it is not stuck until the connection closes.
+        // Nobody will settle it: hand it back at once so it is not stuck until the connection closes. On a
+        // channel this side is closing, the broker takes it back with the channel, and would refuse the reject.
+        guard openChannels.contains(channel) else { return }
         try Self.check(amqp_basic_reject(connection, channel, deliveryTag, 1), doing: "return a delivery nobody consumes")
     }
 

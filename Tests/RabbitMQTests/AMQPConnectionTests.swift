@@ -176,6 +176,28 @@ import Testing
         #expect(try await connection.deleteQueue(queue) == 0)
     }
 
+    @Test func deliveriesAConsumerNeverTookGoBackToTheQueueWhenItIsDropped() async throws {
+        let connection = try await TestBroker.connect()
+        defer { Task { await connection.close() } }
+        let queue = try await TestBroker.temporaryQueue("dropped", on: connection)
+        for index in 0..<5 {
+            try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, body: [UInt8(index)]))
+        }
+        do {
+            let consumer = try await connection.consume(queue: queue, prefetch: 10)
+            #expect(try await eventually { connection.statistics.deliveries == 5 })
+            _ = consumer.queue
+        }
+
+        // Back in the queue while the connection stays open, not held until the channel or connection closes.
+        var purged = 0
+        #expect(try await eventually {
+            purged += try await connection.purgeQueue(queue)
+            return purged == 5
+        })
+        #expect(connection.statistics.reconnects == 0)
+    }
+
     @Test func aChannelErrorIsReportedAndTheConnectionStaysUsable() async throws {
         let connection = try await TestBroker.connect()
         defer { Task { await connection.close() } }
