@@ -117,17 +117,17 @@ final class AMQPDeliveryBuffer: Sendable {
     /// Iterating side: nothing more is taken; later deliveries are refused and buffered ones handed to the
     /// termination handler.
     func terminate() {
-        let (waiter, unconsumed, handler) = state.withLock { state in
-            guard !state.isTerminated else { return (nil, [], nil) as (UnsafeContinuation<AMQPDelivery?, Never>?, [AMQPDelivery], (@Sendable ([AMQPDelivery]) -> Void)?) }
+        var waiter: UnsafeContinuation<AMQPDelivery?, Never>?
+        var handler: (@Sendable ([AMQPDelivery]) -> Void)?
+        var unconsumed: [AMQPDelivery] = []
+        state.withLock { state in
+            guard !state.isTerminated else { return }
             state.isTerminated = true
-            let unconsumed = Array(state.deliveries[state.head...])
+            unconsumed = Array(state.deliveries[state.head...])
             state.deliveries = []
             state.head = 0
-            defer {
-                state.waiter = nil
-                state.onTermination = nil
-            }
-            return (state.waiter, unconsumed, state.onTermination)
+            swap(&waiter, &state.waiter)
+            swap(&handler, &state.onTermination)
         }
         waiter?.resume(returning: nil)
         handler?(unconsumed)
