@@ -1031,26 +1031,29 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         var properties = arena.properties(message.properties)
         let exchange = arena.bytes(message.exchange)
         let routingKey = arena.bytes(message.routingKey)
-        if gathersPublishes {
-            let status = message.body.withUnsafeBytes { body in
-                writeBuffer.appendPublish(on: Self.publishChannel, exchange: exchange, routingKey: routingKey, mandatory: message.mandatory,
-                                          properties: &properties, body: body, frameMax: Int(amqp_get_frame_max(connection)))
+        let status = message.body.withUnsafeBytes { body -> Int in
+            let bodyBytes = amqp_bytes_t(len: body.count, bytes: UnsafeMutableRawPointer(mutating: body.baseAddress))
+            guard gathersPublishes else {
+                return Int(amqp_basic_publish(connection, Self.publishChannel, exchange, routingKey, message.mandatory ? 1 : 0, 0,
+                                              &properties, bodyBytes))
             }
-            guard status == AMQP_STATUS_OK.rawValue else {
-                // Nothing was written: the connection and the other publishes are unaffected.
-                reply.resume(throwing: AMQPError(code: .protocolError, message: "the message cannot be encoded (its properties do not fit in one frame): \(Self.statusText(status))"))
-                return
+            let frameMax = Int(amqp_get_frame_max(connection))
+            let written = writeBuffer.append(atMost: crabbitmq_publish_size_limit(body.count, frameMax)) { frames in
+                crabbitmq_encode_publish(frames, frameMax, Self.publishChannel, exchange, routingKey, message.mandatory ? 1 : 0,
+                                         &properties, bodyBytes)
             }
-        } else {
-            let status = message.body.withUnsafeBytes { body in
-                amqp_basic_publish(connection, Self.publishChannel, exchange, routingKey, message.mandatory ? 1 : 0, 0, &properties,
-                                   amqp_bytes_t(len: body.count, bytes: UnsafeMutableRawPointer(mutating: body.baseAddress)))
-            }
-            guard status == AMQP_STATUS_OK.rawValue else {
-                let error = AMQPError(code: .connectionLost, message: "publishing failed: \(Self.statusText(status))")
+            return written < 0 ? written : Int(AMQP_STATUS_OK.rawValue)
+        }
+        guard status == Int(AMQP_STATUS_OK.rawValue) else {
+            let text = Self.statusText(Int32(status))
+            guard gathersPublishes else {
+                let error = AMQPError(code: .connectionLost, message: "publishing failed: \(text)")
                 reply.resume(throwing: error)
                 throw error
             }
+            // Nothing was gathered: the connection and the other publishes are unaffected.
+            reply.resume(throwing: AMQPError(code: .protocolError, message: "the message cannot be encoded (its properties do not fit in one frame): \(text)"))
+            return
         }
         let returnKey = message.mandatory
             ? PublisherConfirmTracker<Reply<Void>>.ReturnKey(exchange: message.exchange, routingKey: message.routingKey,

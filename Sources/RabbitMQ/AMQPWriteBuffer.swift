@@ -1,15 +1,15 @@
-internal import CRabbitMQ
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Publish frames gathered on the driver's thread and written to the broker's socket together.
+/// Frames gathered on the driver's thread and written to the broker's socket together.
 ///
 /// librabbitmq sends each frame of a publish with its own `send`: three system calls a message here,
-/// and as many segments for the broker to read. The driver gathers the publishes of one pass over its
-/// commands and writes them with one call. Plain TCP only: librabbitmq keeps its TLS stream to itself.
+/// and as many segments for the broker to read. The driver encodes the publishes of one pass over its
+/// commands into this buffer and writes them with one call. Plain bytes only: the driver owns every
+/// librabbitmq call, including the encoding.
 struct AMQPWriteBuffer {
     /// Above this, the storage is given back after a write, so that one large message does not stay resident.
     private static let retainedCapacity = 1 << 20
@@ -19,22 +19,15 @@ struct AMQPWriteBuffer {
 
     var isEmpty: Bool { count == 0 }
 
-    /// Appends the frames of one publish; returns librabbitmq's status (a property table too large for a
-    /// frame fails here, as it does in `amqp_basic_publish`).
-    mutating func appendPublish(on channel: UInt16, exchange: amqp_bytes_t, routingKey: amqp_bytes_t, mandatory: Bool,
-                                properties: inout amqp_basic_properties_t, body: UnsafeRawBufferPointer, frameMax: Int) -> Int32 {
-        let limit = crabbitmq_publish_size_limit(body.count, frameMax)
+    /// Lets `encode` write at most `limit` bytes at the end of the buffer. It returns how many it wrote,
+    /// or a negative status, which leaves the buffer as it was; that value is returned.
+    mutating func append(atMost limit: Int, _ encode: (UnsafeMutablePointer<UInt8>) -> Int) -> Int {
         if storage.count < count + limit {
             storage.append(contentsOf: repeatElement(0, count: max(count + limit, 2 * storage.count) - storage.count))
         }
-        let bodyBytes = amqp_bytes_t(len: body.count, bytes: UnsafeMutableRawPointer(mutating: body.baseAddress))
-        let written = storage.withUnsafeMutableBufferPointer { buffer in
-            crabbitmq_encode_publish(buffer.baseAddress! + count, frameMax, channel, exchange, routingKey,
-                                     mandatory ? 1 : 0, &properties, bodyBytes)
-        }
-        guard written >= 0 else { return Int32(written) }
-        count += written
-        return AMQP_STATUS_OK.rawValue
+        let written = storage.withUnsafeMutableBufferPointer { encode($0.baseAddress! + count) }
+        if written > 0 { count += written }
+        return written
     }
 
     /// Writes everything gathered to the socket, waiting while its send buffer is full (as librabbitmq's

@@ -89,10 +89,11 @@ import Testing
         buffer.onTermination { _ in terminations.withLock { $0 += 1 } }
         do {
             let consumer = AMQPConsumer(queue: "q", buffer: buffer)
-            var iterator = consumer.makeAsyncIterator()
-            _ = iterator
-            iterator = consumer.makeAsyncIterator()
+            let iterators = [consumer.makeAsyncIterator(), consumer.makeAsyncIterator()]
+            #expect(iterators.count == 2)
+            #expect(terminations.withLock { $0 } == 0, "held by the consumer and its iterators")
         }
+        #expect(terminations.withLock { $0 } == 1, "the last holder went away")
         buffer.terminate()
         #expect(terminations.withLock { $0 } == 1)
     }
