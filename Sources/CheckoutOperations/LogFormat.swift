@@ -2,6 +2,6 @@
 public enum LogFormat: String, Sendable, CaseIterable {
     /// One JSON object per line, metadata as top-level fields (``JSONLogHandler``).
     case json
-    /// swift-log's `StreamLogHandler` on standard error.
+    /// ``TextLogHandler``: swift-log's `StreamLogHandler` on standard error, control characters escaped.
     case text
 }

@@ -5,7 +5,7 @@ public enum LoggingBootstrap {
     /// Bootstraps `LoggingSystem`; call once, first thing in `main`.
     ///
     /// - Parameters:
-    ///   - format: `json` (``JSONLogHandler`` on standard error) or `text` (`StreamLogHandler.standardError`).
+    ///   - format: `json` (``JSONLogHandler`` on standard error) or `text` (``TextLogHandler``).
     ///   - level: The lowest level written.
     ///   - metadataProvider: Metadata added to every line, such as the active span's trace id.
     public static func bootstrap(format: LogFormat, level: Logger.Level, metadataProvider: Logger.MetadataProvider? = nil) {
@@ -20,7 +20,7 @@ public enum LoggingBootstrap {
         { label, metadataProvider in
             var handler: any LogHandler = switch format {
             case .json: JSONLogHandler(label: label, metadataProvider: metadataProvider)
-            case .text: StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
+            case .text: TextLogHandler(label: label, metadataProvider: metadataProvider)
             }
             handler.logLevel = level
             return handler

@@ -77,7 +77,7 @@ final class AMQPCArena {
         case .decimal(let scale, let v): kind("D"); field.value.decimal = amqp_decimal_t(decimals: scale, value: v)
         case .string(let v): kind("S"); field.value.bytes = bytes(v)
         case .bytes(let v): kind("x"); field.value.bytes = v.withUnsafeBytes { bytes($0) }
-        case .timestamp(let v): kind("T"); field.value.u64 = UInt64(max(0, v.timeIntervalSince1970))
+        case .timestamp(let v): kind("T"); field.value.u64 = v.secondsSince1970
         case .table(let v): kind("F"); field.value.table = table(v)
         case .void: kind("V")
         case .array(let values):
@@ -119,7 +119,7 @@ final class AMQPCArena {
             flags |= PropertyFlag.priority
         }
         if let timestamp = properties.timestamp {
-            c.timestamp = UInt64(max(0, timestamp.timeIntervalSince1970))
+            c.timestamp = timestamp.secondsSince1970
             flags |= PropertyFlag.timestamp
         }
         c._flags = flags
@@ -128,7 +128,18 @@ final class AMQPCArena {
 }
 
 /// Copies of what librabbitmq decoded into its own pools, which it reuses once the frame is released.
-enum AMQPCDecoding {
+///
+/// Header tables and arrays are copied at most ``maximumDepth`` levels deep; anything deeper becomes
+/// `.void` and `truncatedHeaders` says so. A client can nest tables as deep as a frame holds (about
+/// 18,000 levels in 128 KiB), and every later step (copying, re-encoding, freeing an indirect enum)
+/// would recurse that deep again.
+struct AMQPCDecoding {
+    /// Deeper than any header a client legitimately sends (`x-death` is an array of tables: three).
+    static let maximumDepth = 32
+
+    /// Whether a table or array was cut at ``maximumDepth``.
+    private(set) var truncatedHeaders = false
+
     static func string(_ bytes: amqp_bytes_t) -> String {
         guard bytes.len > 0, let base = bytes.bytes else { return "" }
         return String(decoding: UnsafeRawBufferPointer(start: base, count: bytes.len), as: UTF8.self)
@@ -139,42 +150,55 @@ enum AMQPCDecoding {
         return Array(UnsafeRawBufferPointer(start: base, count: bytes.len))
     }
 
-    static func table(_ table: amqp_table_t) -> AMQPFieldTable {
+    mutating func table(_ table: amqp_table_t, depth: Int = 1) -> AMQPFieldTable {
         var result: AMQPFieldTable = [:]
         guard table.num_entries > 0, let entries = table.entries else { return result }
         for index in 0..<Int(table.num_entries) {
             let entry = entries[index]
-            result[string(entry.key)] = field(entry.value)
+            result[Self.string(entry.key)] = field(entry.value, depth: depth)
         }
         return result
     }
 
-    static func field(_ field: amqp_field_value_t) -> AMQPFieldValue {
+    mutating func field(_ field: amqp_field_value_t, depth: Int) -> AMQPFieldValue {
         switch Character(Unicode.Scalar(field.kind)) {
-        case "t": .bool(field.value.boolean != 0)
-        case "b": .int8(field.value.i8)
-        case "B": .uint8(field.value.u8)
-        case "s": .int16(field.value.i16)
-        case "u": .uint16(field.value.u16)
-        case "I": .int32(field.value.i32)
-        case "i": .uint32(field.value.u32)
-        case "l": .int64(field.value.i64)
-        case "L": .uint64(field.value.u64)
-        case "f": .float(field.value.f32)
-        case "d": .double(field.value.f64)
-        case "D": .decimal(scale: field.value.decimal.decimals, value: field.value.decimal.value)
-        case "S": .string(string(field.value.bytes))
-        case "x": .bytes(byteArray(field.value.bytes))
-        case "T": .timestamp(Date(timeIntervalSince1970: TimeInterval(field.value.u64)))
-        case "F": .table(table(field.value.table))
+        case "t": return .bool(field.value.boolean != 0)
+        case "b": return .int8(field.value.i8)
+        case "B": return .uint8(field.value.u8)
+        case "s": return .int16(field.value.i16)
+        case "u": return .uint16(field.value.u16)
+        case "I": return .int32(field.value.i32)
+        case "i": return .uint32(field.value.u32)
+        case "l": return .int64(field.value.i64)
+        case "L": return .uint64(field.value.u64)
+        case "f": return .float(field.value.f32)
+        case "d": return .double(field.value.f64)
+        case "D": return .decimal(scale: field.value.decimal.decimals, value: field.value.decimal.value)
+        case "S": return .string(Self.string(field.value.bytes))
+        case "x": return .bytes(Self.byteArray(field.value.bytes))
+        case "T": return .timestamp(AMQPTimestamp(secondsSince1970: field.value.u64))
+        case "F":
+            guard depth < Self.maximumDepth else { return truncated() }
+            return .table(table(field.value.table, depth: depth + 1))
         case "A":
-            .array((0..<Int(max(field.value.array.num_entries, 0))).map { self.field(field.value.array.entries[$0]) })
-        default: .void
+            guard depth < Self.maximumDepth else { return truncated() }
+            let array = field.value.array
+            guard array.num_entries > 0, let entries = array.entries else { return .array([]) }
+            var values: [AMQPFieldValue] = []
+            values.reserveCapacity(Int(array.num_entries))
+            for index in 0..<Int(array.num_entries) { values.append(self.field(entries[index], depth: depth + 1)) }
+            return .array(values)
+        default: return .void
         }
     }
 
-    static func properties(_ c: amqp_basic_properties_t) -> AMQPProperties {
-        func text(_ flag: UInt32, _ value: amqp_bytes_t) -> String? { c._flags & flag != 0 ? string(value) : nil }
+    private mutating func truncated() -> AMQPFieldValue {
+        truncatedHeaders = true
+        return .void
+    }
+
+    mutating func properties(_ c: amqp_basic_properties_t) -> AMQPProperties {
+        func text(_ flag: UInt32, _ value: amqp_bytes_t) -> String? { c._flags & flag != 0 ? Self.string(value) : nil }
         return AMQPProperties(
             contentType: text(PropertyFlag.contentType, c.content_type),
             contentEncoding: text(PropertyFlag.contentEncoding, c.content_encoding),
@@ -185,7 +209,7 @@ enum AMQPCDecoding {
             replyTo: text(PropertyFlag.replyTo, c.reply_to),
             expiration: text(PropertyFlag.expiration, c.expiration),
             messageID: text(PropertyFlag.messageID, c.message_id),
-            timestamp: c._flags & PropertyFlag.timestamp != 0 ? Date(timeIntervalSince1970: TimeInterval(c.timestamp)) : nil,
+            timestamp: c._flags & PropertyFlag.timestamp != 0 ? AMQPTimestamp(secondsSince1970: c.timestamp) : nil,
             type: text(PropertyFlag.type, c.type),
             userID: text(PropertyFlag.userID, c.user_id),
             appID: text(PropertyFlag.appID, c.app_id)

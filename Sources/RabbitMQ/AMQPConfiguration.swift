@@ -12,6 +12,9 @@ public struct AMQPConfiguration: Sendable {
     public var connectTimeout: Duration
     /// Delay between recovery attempts.
     public var reconnectBackoff: ReconnectBackoff
+    /// Longest wait for a publish's confirm, counted from the publish (also while a resource alarm
+    /// blocks publishing); then it fails with a retryable ``AMQPError/Code/timeout``.
+    public var confirmTimeout: Duration
 
     public init(
         endpoints: [AMQPEndpoint],
@@ -19,7 +22,8 @@ public struct AMQPConfiguration: Sendable {
         heartbeatSeconds: Int = 30,
         connectionName: String = "checkout-worker",
         connectTimeout: Duration = .seconds(10),
-        reconnectBackoff: ReconnectBackoff = ReconnectBackoff()
+        reconnectBackoff: ReconnectBackoff = ReconnectBackoff(),
+        confirmTimeout: Duration = .seconds(30)
     ) {
         self.endpoints = endpoints
         self.tls = tls
@@ -27,6 +31,7 @@ public struct AMQPConfiguration: Sendable {
         self.connectionName = connectionName
         self.connectTimeout = connectTimeout
         self.reconnectBackoff = reconnectBackoff
+        self.confirmTimeout = confirmTimeout
     }
 
     /// Parses comma-separated URLs, as `CHECKOUT_AMQP_URL` gives them.

@@ -38,6 +38,8 @@ public final class AMQPConnection: Sendable {
     }
 
     public var isConnected: Bool { driver.isConnected }
+    /// The most ``AMQPProperties/encodedByteCount`` a publish may have; a larger one fails with `protocolError`.
+    public var maximumPropertiesByteCount: Int { driver.maximumPropertiesByteCount }
     public var statistics: AMQPConnectionStatistics { driver.statistics }
 
     /// Declares exchanges, queues and bindings, and remembers them for recovery.
@@ -50,8 +52,9 @@ public final class AMQPConnection: Sendable {
     /// Publishes and returns once the broker confirmed the message (it is then the broker's responsibility).
     ///
     /// Throws ``AMQPError/Code/publishNacked``, ``AMQPError/Code/unroutable`` (mandatory messages), or a
-    /// retryable error when the connection was lost before the confirm arrived. Many publishes may await
-    /// their confirms at once. While the broker blocks publishing (a resource alarm), this waits.
+    /// retryable error when the connection was lost before the confirm arrived or the confirm took longer
+    /// than ``AMQPConfiguration/confirmTimeout``. Many publishes may await their confirms at once. While
+    /// the broker blocks publishing (a resource alarm), this waits, up to the same timeout.
     public func publish(_ message: AMQPMessage) async throws {
         try await withCheckedThrowingContinuation { continuation in
             submit(.publish(message, continuation), orFail: continuation)
@@ -59,10 +62,13 @@ public final class AMQPConnection: Sendable {
     }
 
     /// Subscribes to a queue with at most `prefetch` unsettled deliveries; the subscription survives recovery.
-    public func consume(queue: String, prefetch: UInt16) async throws -> AMQPConsumer {
+    ///
+    /// - Parameter maximumBodyBytes: A delivery keeps at most this many bytes of its body (see
+    ///   ``AMQPDelivery/bodySize``), so that a huge message costs no more memory than a large one.
+    public func consume(queue: String, prefetch: UInt16, maximumBodyBytes: Int = .max) async throws -> AMQPConsumer {
         let buffer = AMQPDeliveryBuffer()
         let id = try await withCheckedThrowingContinuation { continuation in
-            submit(.consume(queue: queue, prefetch: prefetch, buffer, continuation), orFail: continuation)
+            submit(.consume(queue: queue, prefetch: prefetch, maximumBodyBytes: maximumBodyBytes, buffer, continuation), orFail: continuation)
         }
         let driver = self.driver
         buffer.onTermination { unconsumed in

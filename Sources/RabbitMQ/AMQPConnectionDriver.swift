@@ -25,8 +25,9 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
 
     enum Command {
         case declare(AMQPTopology, Reply<Void>)
-        case publish(AMQPMessage, Reply<Void>)
-        case consume(queue: String, prefetch: UInt16, AMQPDeliveryBuffer, Reply<Int>)
+        /// `deadline` is kept when a publish held during a resource alarm is submitted again.
+        case publish(AMQPMessage, Reply<Void>, deadline: UInt64? = nil)
+        case consume(queue: String, prefetch: UInt16, maximumBodyBytes: Int, AMQPDeliveryBuffer, Reply<Int>)
         case cancelConsumer(Int)
         case settle(consumerID: Int, generation: UInt64, deliveryTag: UInt64, AMQPSettlement)
         case queueOperation(QueueOperation, Reply<UInt32>)
@@ -55,14 +56,23 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         let id: Int
         let queue: String
         let prefetch: UInt16
+        /// A delivery's body is kept up to this many bytes; the rest is read and dropped.
+        let maximumBodyBytes: Int
         let deliveries: AMQPDeliveryBuffer
         let channel: UInt16
         var generation: UInt64 = 0
-        var isSubscribed = false
         var isCancelled = false
+        /// The broker cancelled the subscription or refused it for a missing queue: declare before subscribing.
+        var mustRedeclare = false
         var acks = AckCoalescer()
         var failedSubscriptions = 0
         var resubscribeAt: ContinuousClock.Instant?
+
+        /// Kept in the delivery buffer, where ``AMQPConsumer/isSubscribed`` reads it from other threads.
+        var isSubscribed: Bool {
+            get { deliveries.isSubscribed.load(ordering: .relaxed) }
+            nonmutating set { deliveries.isSubscribed.store(newValue, ordering: .relaxed) }
+        }
     }
 
     /// A queue read with basic.get on a channel of its own; never recovered, see ``AMQPQueueReader``.
@@ -85,8 +95,13 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
 
     private struct ContentInProgress {
         var kind: PendingContent
+        /// How much of the body is kept; what arrives beyond it is counted, not stored.
+        var bodyLimit = Int.max
         var properties = AMQPProperties()
+        var headersTruncated = false
+        /// The size the content header announced, once it arrived.
         var bodySize: Int?
+        var bodyReceived = 0
         var body: [UInt8] = []
     }
 
@@ -105,9 +120,14 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     private static let controlChannel: UInt16 = 1
     private static let publishChannel: UInt16 = 2
     private static let frameMax: Int32 = 131_072
+    /// The reply code of a channel closed for a queue or exchange that does not exist.
+    private static let notFound = 404
     private static let rpcTimeout: Duration = .seconds(30)
     /// How many times an iteration takes the inbox again before it reads the socket.
     private static let passesPerIteration = 4
+    /// librabbitmq decodes nested header tables recursively, with no depth limit in 0.11: a content header
+    /// of one frame can nest about 18,000 levels, a few MiB of C stack. Reserved, not committed, memory.
+    private static let threadStackBytes = 64 << 20
     /// The OS name of every driver thread (at most 15 characters on Linux).
     static let threadName = "amqp-driver"
 
@@ -121,6 +141,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     private let loopTick = Atomic<UInt64>(0)
     private let socketDescriptor = Atomic<Int32>(-1)
     private let connected = Atomic<Bool>(false)
+    private let negotiatedFrameMax = Atomic<Int>(Int(AMQPConnectionDriver.frameMax))
 
     // Driver-thread state.
     private var connection: amqp_connection_state_t?
@@ -138,7 +159,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     private var channelsToRepair: Set<UInt16> = []
     private var confirms = PublisherConfirmTracker<Reply<Void>>()
     private var isBlocked = false
-    private var publishesWhileBlocked: [(AMQPMessage, Reply<Void>)] = []
+    /// Publishes held while the broker blocks publishing, with the deadlines of their confirms.
+    private var publishesWhileBlocked: [(AMQPMessage, Reply<Void>, deadline: UInt64)] = []
     private var contents: [UInt16: ContentInProgress] = [:]
     /// Publishes gathered during a pass over the commands, written at its end; see ``AMQPWriteBuffer``.
     private var writeBuffer = AMQPWriteBuffer()
@@ -174,12 +196,17 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
 
     var isConnected: Bool { connected.load(ordering: .relaxed) }
 
+    /// The largest properties a publish can carry: a content header is one frame (8 bytes of framing,
+    /// 14 of class, weight, body size and flags).
+    var maximumPropertiesByteCount: Int { negotiatedFrameMax.load(ordering: .relaxed) - 8 - 14 }
+
     /// Starts the driver's thread and returns once the first round of connection attempts succeeded.
     func start() async throws {
         try await withCheckedThrowingContinuation { (continuation: Reply<Void>) in
             initialConnect = continuation
             let loop = Thread { [self] in run() }
             loop.name = "amqp-\(configuration.connectionName)"
+            loop.stackSize = Self.threadStackBytes
             loop.start()
             let watchdog = Thread { [self] in watch() }
             watchdog.name = "amqp-watchdog"
@@ -257,6 +284,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         try writeGatheredPublishes()
         try flushAcks()
         try repairChannels()
+        expireConfirms()
         var framesRead = 0
         if mustRead {
             framesRead = try readAvailableFrames(limit: 512)
@@ -368,14 +396,14 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
                 if error.endsTheConnection { throw error }
             }
 
-        case .publish(let message, let reply):
-            try publish(message, reply: reply)
+        case .publish(let message, let reply, let deadline):
+            try publish(message, reply: reply, deadline: deadline)
 
-        case .consume(let queue, let prefetch, let deliveries, let reply):
+        case .consume(let queue, let prefetch, let maximumBodyBytes, let deliveries, let reply):
             let id = nextConsumerID
             nextConsumerID += 1
-            consumers[id] = Consumer(id: id, queue: queue, prefetch: prefetch, deliveries: deliveries,
-                                     channel: Self.publishChannel + UInt16(id))
+            consumers[id] = Consumer(id: id, queue: queue, prefetch: prefetch, maximumBodyBytes: maximumBodyBytes,
+                                     deliveries: deliveries, channel: Self.publishChannel + UInt16(id))
             do {
                 try subscribe(consumerID: id)
                 reply.resume(returning: id)
@@ -442,7 +470,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         let lost = AMQPError(code: .connectionLost, message: "not connected to the broker; recovery is in progress")
         switch command {
         case .declare(_, let reply): reply.resume(throwing: lost)
-        case .publish(_, let reply): reply.resume(throwing: lost)
+        case .publish(_, let reply, _): reply.resume(throwing: lost)
         case .queueOperation(_, let reply): reply.resume(throwing: lost)
         case .openReader(_, let reply): reply.resume(throwing: lost)
         case .read(let id, let reply): reply.resume(throwing: readers[id]?.lost ?? lost)
@@ -450,12 +478,12 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             // Nothing to close: the broker took the reader's unsettled messages back with the connection.
             readers[id] = nil
             reply.resume()
-        case .consume(let queue, let prefetch, let deliveries, let reply):
+        case .consume(let queue, let prefetch, let maximumBodyBytes, let deliveries, let reply):
             // Subscribed when the connection is back, like every other consumer.
             let id = nextConsumerID
             nextConsumerID += 1
-            consumers[id] = Consumer(id: id, queue: queue, prefetch: prefetch, deliveries: deliveries,
-                                     channel: Self.publishChannel + UInt16(id))
+            consumers[id] = Consumer(id: id, queue: queue, prefetch: prefetch, maximumBodyBytes: maximumBodyBytes,
+                                     deliveries: deliveries, channel: Self.publishChannel + UInt16(id))
             reply.resume(returning: id)
         case .cancelConsumer(let id):
             consumers.removeValue(forKey: id)?.deliveries.finish()
@@ -480,7 +508,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         refuse(remaining[...])
         let closed = AMQPError.closedByApplication
         for waiter in confirms.removeAll() { waiter.resume(throwing: closed) }
-        for (_, waiter) in publishesWhileBlocked { waiter.resume(throwing: closed) }
+        for (_, waiter, _) in publishesWhileBlocked { waiter.resume(throwing: closed) }
         publishesWhileBlocked.removeAll()
         for consumer in consumers.values { consumer.deliveries.finish() }
         consumers.removeAll()
@@ -497,8 +525,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         let closed = AMQPError.closedByApplication
         for command in commands {
             switch command {
-            case .declare(_, let reply), .publish(_, let reply): reply.resume(throwing: closed)
-            case .consume(_, _, let deliveries, let reply):
+            case .declare(_, let reply), .publish(_, let reply, _): reply.resume(throwing: closed)
+            case .consume(_, _, _, let deliveries, let reply):
                 deliveries.finish()
                 reply.resume(throwing: closed)
             case .queueOperation(_, let reply): reply.resume(throwing: closed)
@@ -548,6 +576,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     }
 
     private func onConnected(to endpoint: AMQPEndpoint) {
+        if let connection { negotiatedFrameMax.store(Int(amqp_get_frame_max(connection)), ordering: .relaxed) }
         connected.store(true, ordering: .relaxed)
         if let initialConnect {
             self.initialConnect = nil
@@ -665,7 +694,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         discardConnection()
         let lost = AMQPError(code: .connectionLost, message: "the broker connection was lost before the broker confirmed: \(error.message)")
         for waiter in confirms.removeAll() { waiter.resume(throwing: lost) }
-        for (_, waiter) in publishesWhileBlocked { waiter.resume(throwing: lost) }
+        for (_, waiter, _) in publishesWhileBlocked { waiter.resume(throwing: lost) }
         publishesWhileBlocked.removeAll()
         for id in consumers.keys {
             consumers[id]?.isSubscribed = false
@@ -757,6 +786,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             channelsToRepair.insert(channel)
             for waiter in confirms.removeAll() { waiter.resume(throwing: error) }
         } else if let id = consumers.values.first(where: { $0.channel == channel })?.id {
+            if code == Self.notFound { consumers[id]?.mustRedeclare = true }
             unsubscribed(consumerID: id)
         } else if let id = readerID(on: channel) {
             readerLost(id, error)
@@ -821,6 +851,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     private func subscribe(consumerID id: Int) throws(AMQPError) {
         guard var consumer = consumers[id] else { return }
         do {
+            if consumer.mustRedeclare { try declare(topology) }
             if !openChannels.contains(consumer.channel) { try openChannel(consumer.channel) }
             var qos = amqp_basic_qos_t()
             qos.prefetch_count = consumer.prefetch
@@ -837,6 +868,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         consumer.generation = nextChannelGeneration
         nextChannelGeneration += 1
         consumer.isSubscribed = true
+        consumer.mustRedeclare = false
         consumer.failedSubscriptions = 0
         consumer.resubscribeAt = nil
         consumer.acks = AckCoalescer()
@@ -967,10 +999,12 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         try Self.check(amqp_send_method(connection, reader.channel, Method.basicGet, &get), doing: "read from queue '\(reader.queue)'")
     }
 
-    private func fetched(_ message: AMQPMessage, readerID id: Int, deliveryTag: UInt64, redelivered: Bool, remaining: UInt32) {
+    private func fetched(_ message: AMQPMessage, headersTruncated: Bool, readerID id: Int, deliveryTag: UInt64, redelivered: Bool,
+                         remaining: UInt32) {
         guard let reader = readers[id], reader.lost == nil else { return }
         let delivery = AMQPDelivery(exchange: message.exchange, routingKey: message.routingKey, properties: message.properties,
-                                    body: message.body, redelivered: redelivered, deliveryTag: deliveryTag,
+                                    body: message.body, bodySize: message.body.count, headersTruncated: headersTruncated,
+                                    redelivered: redelivered, deliveryTag: deliveryTag,
                                     consumerID: id, channelGeneration: reader.generation, settler: self)
         readers[id]?.acks.received(deliveryTag)
         readers[id]?.waiting = nil
@@ -1018,13 +1052,20 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
 
     // MARK: - Publishing
 
-    private func publish(_ message: AMQPMessage, reply: Reply<Void>) throws(AMQPError) {
+    private func publish(_ message: AMQPMessage, reply: Reply<Void>, deadline: UInt64? = nil) throws(AMQPError) {
+        let deadline = deadline ?? Self.monotonicNanoseconds() + UInt64(configuration.confirmTimeout.seconds * 1e9)
         guard !isBlocked else {
-            publishesWhileBlocked.append((message, reply))
+            publishesWhileBlocked.append((message, reply, deadline))
             return
         }
         guard let connection, openChannels.contains(Self.publishChannel) else {
             reply.resume(throwing: AMQPError(code: .channelClosed, message: "the publishing channel is being reopened"))
+            return
+        }
+        // amqp_basic_publish fails such a message only after sending its method frame, which breaks the
+        // connection; the gathering encoder below refuses it before writing anything.
+        if !gathersPublishes, message.properties.encodedByteCount > maximumPropertiesByteCount {
+            reply.resume(throwing: Self.propertiesTooLarge(message.properties))
             return
         }
         defer { arena.reset() }
@@ -1059,8 +1100,12 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             ? PublisherConfirmTracker<Reply<Void>>.ReturnKey(exchange: message.exchange, routingKey: message.routingKey,
                                                               messageID: message.properties.messageID, body: message.body)
             : nil
-        confirms.published(reply, returnKey: returnKey)
+        confirms.published(reply, returnKey: returnKey, deadline: deadline)
         statistics.recordPublish()
+    }
+
+    private static func propertiesTooLarge(_ properties: AMQPProperties) -> AMQPError {
+        AMQPError(code: .protocolError, message: "its properties (\(properties.encodedByteCount) bytes) do not fit in one frame")
     }
 
     private func writeGatheredPublishes() throws(AMQPError) {
@@ -1072,7 +1117,26 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     private func flushPublishesWhileBlocked() {
         let waiting = publishesWhileBlocked
         publishesWhileBlocked.removeAll()
-        for (message, reply) in waiting { submit(.publish(message, reply)) }
+        for (message, reply, deadline) in waiting { submit(.publish(message, reply, deadline: deadline)) }
+    }
+
+    /// Fails the publishes whose confirm did not come in time: a broker that takes a message but never
+    /// confirms it (a long resource alarm, a quorum queue without a majority) must not hold the
+    /// publishers forever. Whether the broker has the message is unknown, as after a lost connection.
+    private func expireConfirms() {
+        let now = Self.monotonicNanoseconds()
+        let expired = confirms.expire(at: now)
+        let blocked = publishesWhileBlocked.filter { $0.deadline <= now }
+        guard !expired.isEmpty || !blocked.isEmpty else { return }
+        publishesWhileBlocked.removeAll { $0.deadline <= now }
+        let timeout = configuration.confirmTimeout
+        logger.warning("publishes went unconfirmed past the confirm timeout; failing them", metadata: [
+            "publishes.unconfirmed": "\(expired.count)", "publishes.blocked": "\(blocked.count)", "timeout": "\(timeout)",
+        ])
+        statistics.recordConfirmTimeouts(expired.count + blocked.count)
+        let error = AMQPError(code: .timeout, message: "the broker did not confirm the publish within \(timeout); it may or may not have the message")
+        for waiter in expired { waiter.resume(throwing: error) }
+        for (_, waiter, _) in blocked { waiter.resume(throwing: error) }
     }
 
     // MARK: - Reading frames
@@ -1107,17 +1171,22 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             // Taken out of the dictionary so that appending to its body does not copy it.
             guard var content = contents.removeValue(forKey: channel) else { return }
             if let decoded = frame.payload.properties.decoded {
-                content.properties = AMQPCDecoding.properties(decoded.assumingMemoryBound(to: amqp_basic_properties_t.self).pointee)
+                var decoding = AMQPCDecoding()
+                content.properties = decoding.properties(decoded.assumingMemoryBound(to: amqp_basic_properties_t.self).pointee)
+                content.headersTruncated = decoding.truncatedHeaders
             }
-            content.bodySize = Int(frame.payload.properties.body_size)
-            content.body.reserveCapacity(content.bodySize ?? 0)
+            let bodySize = Int(clamping: frame.payload.properties.body_size)
+            content.bodySize = bodySize
+            content.body.reserveCapacity(min(bodySize, content.bodyLimit))
             try store(content, on: channel)
         case AMQP_FRAME_BODY:
             guard var content = contents.removeValue(forKey: channel) else { return }
             let fragment = frame.payload.body_fragment
-            if fragment.len > 0, let bytes = fragment.bytes {
-                content.body.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: fragment.len))
+            let kept = min(fragment.len, max(content.bodyLimit - content.body.count, 0))
+            if kept > 0, let bytes = fragment.bytes {
+                content.body.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: kept))
             }
+            content.bodyReceived += fragment.len
             try store(content, on: channel)
         default:
             break
@@ -1125,7 +1194,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     }
 
     private func store(_ content: ContentInProgress, on channel: UInt16) throws(AMQPError) {
-        guard let size = content.bodySize, content.body.count >= size else {
+        guard let size = content.bodySize, content.bodyReceived >= size else {
             contents[channel] = content
             return
         }
@@ -1133,21 +1202,24 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         switch content.kind {
         case .delivery(let deliveryTag, let redelivered, let exchange, let routingKey):
             try deliver(AMQPMessage(exchange: exchange, routingKey: routingKey, properties: content.properties, body: content.body),
+                        bodySize: size, headersTruncated: content.headersTruncated,
                         deliveryTag: deliveryTag, redelivered: redelivered, on: channel)
         case .fetched(let readerID, let deliveryTag, let redelivered, let exchange, let routingKey, let remaining):
             fetched(AMQPMessage(exchange: exchange, routingKey: routingKey, properties: content.properties, body: content.body),
-                    readerID: readerID, deliveryTag: deliveryTag, redelivered: redelivered, remaining: remaining)
+                    headersTruncated: content.headersTruncated, readerID: readerID, deliveryTag: deliveryTag, redelivered: redelivered, remaining: remaining)
         case .returned(let replyCode, let replyText, let exchange, let routingKey):
             confirms.returned(.init(exchange: exchange, routingKey: routingKey, messageID: content.properties.messageID, body: content.body),
                               replyCode: replyCode, replyText: replyText)
         }
     }
 
-    private func deliver(_ message: AMQPMessage, deliveryTag: UInt64, redelivered: Bool, on channel: UInt16) throws(AMQPError) {
+    private func deliver(_ message: AMQPMessage, bodySize: Int, headersTruncated: Bool, deliveryTag: UInt64, redelivered: Bool,
+                         on channel: UInt16) throws(AMQPError) {
         guard let connection else { return }
         if let consumer = consumers.values.first(where: { $0.channel == channel && $0.isSubscribed && !$0.isCancelled }) {
             let delivery = AMQPDelivery(exchange: message.exchange, routingKey: message.routingKey, properties: message.properties,
-                                        body: message.body, redelivered: redelivered, deliveryTag: deliveryTag,
+                                        body: message.body, bodySize: bodySize, headersTruncated: headersTruncated,
+                                        redelivered: redelivered, deliveryTag: deliveryTag,
                                         consumerID: consumer.id, channelGeneration: consumer.generation, settler: self)
             consumers[consumer.id]!.acks.received(deliveryTag)
             if consumer.deliveries.yield(delivery) {
@@ -1170,9 +1242,10 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         switch method.id {
         case Method.basicDeliver:
             let deliver = method.decoded.assumingMemoryBound(to: amqp_basic_deliver_t.self).pointee
-            contents[channel] = ContentInProgress(kind: .delivery(
-                deliveryTag: deliver.delivery_tag, redelivered: deliver.redelivered != 0,
-                exchange: AMQPCDecoding.string(deliver.exchange), routingKey: AMQPCDecoding.string(deliver.routing_key)))
+            contents[channel] = ContentInProgress(
+                kind: .delivery(deliveryTag: deliver.delivery_tag, redelivered: deliver.redelivered != 0,
+                                exchange: AMQPCDecoding.string(deliver.exchange), routingKey: AMQPCDecoding.string(deliver.routing_key)),
+                bodyLimit: consumers.values.first { $0.channel == channel }?.maximumBodyBytes ?? Int.max)
         case Method.basicGetOK:
             guard let id = readerID(on: channel) else { break }
             let got = method.decoded.assumingMemoryBound(to: amqp_basic_get_ok_t.self).pointee
@@ -1195,9 +1268,11 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             resolveConfirms(nack.delivery_tag, multiple: nack.multiple != 0, nacked: true)
         case Method.basicCancel:
             if let id = consumers.values.first(where: { $0.channel == channel })?.id {
-                logger.warning("the broker cancelled a consumer (queue deleted or moved); resubscribing", metadata: [
+                logger.warning("the broker cancelled a consumer (queue deleted or moved); declaring it again and resubscribing", metadata: [
                     "queue": "\(consumers[id]!.queue)",
                 ])
+                consumers[id]?.mustRedeclare = true
+                statistics.recordConsumerCancelledByBroker()
                 unsubscribed(consumerID: id)
             }
         case Method.channelClose:

@@ -9,6 +9,8 @@ public final class AMQPConnectionStatistics: Sendable {
     private let ackFrameCount = Atomic<Int>(0)
     private let publishWriteCount = Atomic<Int>(0)
     private let channelCloseCount = Atomic<Int>(0)
+    private let confirmTimeoutCount = Atomic<Int>(0)
+    private let consumerCancelCount = Atomic<Int>(0)
 
     init() {}
 
@@ -25,6 +27,12 @@ public final class AMQPConnectionStatistics: Sendable {
     /// Channels the broker closed with an error (a failed declare, an unknown delivery tag, ...).
     public var channelsClosedByBroker: Int { channelCloseCount.load(ordering: .relaxed) }
 
+    /// Publishes failed because their confirm did not arrive within ``AMQPConfiguration/confirmTimeout``.
+    public var confirmTimeouts: Int { confirmTimeoutCount.load(ordering: .relaxed) }
+
+    /// Subscriptions the broker cancelled (their queue was deleted); each is declared again and resumed.
+    public var consumersCancelledByBroker: Int { consumerCancelCount.load(ordering: .relaxed) }
+
     func recordReconnect() { reconnectCount.add(1, ordering: .relaxed) }
     func recordStaleSettlement() { staleSettlementCount.add(1, ordering: .relaxed) }
     func recordPublish() { publishCount.add(1, ordering: .relaxed) }
@@ -32,4 +40,6 @@ public final class AMQPConnectionStatistics: Sendable {
     func recordAckFrames(_ count: Int) { ackFrameCount.add(count, ordering: .relaxed) }
     func recordPublishWrite() { publishWriteCount.add(1, ordering: .relaxed) }
     func recordChannelClosedByBroker() { channelCloseCount.add(1, ordering: .relaxed) }
+    func recordConfirmTimeouts(_ count: Int) { confirmTimeoutCount.add(count, ordering: .relaxed) }
+    func recordConsumerCancelledByBroker() { consumerCancelCount.add(1, ordering: .relaxed) }
 }

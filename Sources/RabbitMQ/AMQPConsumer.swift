@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The deliveries of one queue, as an async sequence that survives connection recovery.
 ///
 /// Ending the iteration (its task cancelled, or every copy of the consumer and its iterators dropped)
@@ -39,6 +41,10 @@ public struct AMQPConsumer: AsyncSequence, Sendable {
         self.queue = queue
         self.subscription = Subscription(buffer: buffer)
     }
+
+    /// Whether the broker is delivering: false while the subscription is being recovered (a lost
+    /// connection, or a consumer the broker cancelled because its queue was deleted).
+    public var isSubscribed: Bool { subscription.buffer.isSubscribed.load(ordering: .relaxed) }
 
     public func makeAsyncIterator() -> Iterator {
         Iterator(subscription: subscription)

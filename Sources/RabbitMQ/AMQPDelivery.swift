@@ -8,7 +8,12 @@ public struct AMQPDelivery: Sendable {
     public let exchange: String
     public let routingKey: String
     public let properties: AMQPProperties
+    /// The body, or its first ``AMQPConnection/consume(queue:prefetch:maximumBodyBytes:)`` bytes when it is larger.
     public let body: [UInt8]
+    /// The body's size as the broker announced it; larger than `body.count` when the body was cut.
+    public let bodySize: Int
+    /// Whether header tables or arrays nested deeper than the connection copies were replaced by void.
+    public let headersTruncated: Bool
     /// Whether the broker delivered this message before (to this or another consumer).
     public let redelivered: Bool
     public let deliveryTag: UInt64
@@ -17,18 +22,26 @@ public struct AMQPDelivery: Sendable {
     let channelGeneration: UInt64
     let settler: any AMQPDeliverySettling
 
-    init(exchange: String, routingKey: String, properties: AMQPProperties, body: [UInt8], redelivered: Bool,
-         deliveryTag: UInt64, consumerID: Int, channelGeneration: UInt64, settler: any AMQPDeliverySettling) {
+    init(exchange: String, routingKey: String, properties: AMQPProperties, body: [UInt8], bodySize: Int, headersTruncated: Bool,
+         redelivered: Bool, deliveryTag: UInt64, consumerID: Int, channelGeneration: UInt64, settler: any AMQPDeliverySettling) {
         self.exchange = exchange
         self.routingKey = routingKey
         self.properties = properties
         self.body = body
+        self.bodySize = bodySize
+        self.headersTruncated = headersTruncated
         self.redelivered = redelivered
         self.deliveryTag = deliveryTag
         self.consumerID = consumerID
         self.channelGeneration = channelGeneration
         self.settler = settler
     }
+
+    /// How deep header tables and arrays are copied from the wire; see ``headersTruncated``.
+    public static var maximumHeaderDepth: Int { AMQPCDecoding.maximumDepth }
+
+    /// Whether the body arrived whole (not cut at the consumer's limit).
+    public var isBodyComplete: Bool { body.count >= bodySize }
 
     public func ack() { settler.settle(self, as: .ack) }
     public func nack(requeue: Bool) { settler.settle(self, as: .nack(requeue: requeue)) }

@@ -6,6 +6,9 @@ import Synchronization
 /// element, buffered or not, in generic code the compiler does not specialise. Here a buffered delivery
 /// is handed over under a lock; only an empty buffer makes the iterating task wait.
 final class AMQPDeliveryBuffer: Sendable {
+    /// Whether the driver holds a live subscription for these deliveries (for readiness checks).
+    let isSubscribed = Atomic<Bool>(false)
+
     private enum Handoff {
         case refused
         case buffered

@@ -1,5 +1,3 @@
-public import struct Foundation.Date
-
 /// A value of an AMQP 0-9-1 field table, as carried in message headers and declare arguments.
 public enum AMQPFieldValue: Sendable, Hashable {
     case bool(Bool)
@@ -16,7 +14,7 @@ public enum AMQPFieldValue: Sendable, Hashable {
     case decimal(scale: UInt8, value: UInt32)
     case string(String)
     case bytes([UInt8])
-    case timestamp(Date)
+    case timestamp(AMQPTimestamp)
     case array([AMQPFieldValue])
     case table(AMQPFieldTable)
     case void

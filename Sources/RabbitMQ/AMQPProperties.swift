@@ -1,5 +1,3 @@
-public import struct Foundation.Date
-
 /// The basic-class properties of a message, with `headers` as a nested field table.
 public struct AMQPProperties: Sendable, Hashable {
     public enum DeliveryMode: UInt8, Sendable {
@@ -16,7 +14,7 @@ public struct AMQPProperties: Sendable, Hashable {
     public var replyTo: String?
     public var expiration: String?
     public var messageID: String?
-    public var timestamp: Date?
+    public var timestamp: AMQPTimestamp?
     public var type: String?
     public var userID: String?
     public var appID: String?
@@ -31,7 +29,7 @@ public struct AMQPProperties: Sendable, Hashable {
         replyTo: String? = nil,
         expiration: String? = nil,
         messageID: String? = nil,
-        timestamp: Date? = nil,
+        timestamp: AMQPTimestamp? = nil,
         type: String? = nil,
         userID: String? = nil,
         appID: String? = nil

@@ -23,6 +23,8 @@ struct PublisherConfirmTracker<Waiter> {
         var waiter: Waiter
         var returnKey: ReturnKey?
         var returned: (replyCode: Int, replyText: String)?
+        /// Monotonic nanoseconds after which the publish stops waiting for its confirm.
+        var deadline: UInt64
     }
 
     private var entries: [Entry] = []
@@ -31,12 +33,25 @@ struct PublisherConfirmTracker<Waiter> {
     var pendingCount: Int { entries.count }
 
     /// Records a publish that was just written; returns its sequence number.
+    ///
+    /// - Parameter deadline: When ``expire(at:)`` gives the waiter up (monotonic nanoseconds, not earlier
+    ///   than the previous publish's deadline).
     @discardableResult
-    mutating func published(_ waiter: Waiter, returnKey: ReturnKey?) -> UInt64 {
+    mutating func published(_ waiter: Waiter, returnKey: ReturnKey?, deadline: UInt64 = .max) -> UInt64 {
         let sequence = nextSequence
         nextSequence += 1
-        entries.append(Entry(sequence: sequence, waiter: waiter, returnKey: returnKey))
+        entries.append(Entry(sequence: sequence, waiter: waiter, returnKey: returnKey, deadline: deadline))
         return sequence
+    }
+
+    /// Takes out the publishes whose deadline passed by `now`, oldest first. A confirm that arrives for
+    /// one later finds nothing to resolve.
+    mutating func expire(at now: UInt64) -> [Waiter] {
+        let end = entries.firstIndex { $0.deadline > now } ?? entries.count
+        guard end > 0 else { return [] }
+        let expired = entries[..<end].map(\.waiter)
+        entries.removeSubrange(..<end)
+        return expired
     }
 
     mutating func returned(_ key: ReturnKey, replyCode: Int, replyText: String) {

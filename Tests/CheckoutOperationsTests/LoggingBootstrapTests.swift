@@ -10,10 +10,10 @@ import Testing
         #expect(handler.logLevel == .debug)
     }
 
-    @Test func makesStandardErrorStreamHandlersForTheTextFormat() {
+    @Test func makesEscapingTextHandlersForTheTextFormat() {
         let handler = LoggingBootstrap.handlerFactory(format: .text, level: .warning)("checkout.worker", nil)
 
-        #expect(handler is StreamLogHandler)
+        #expect(handler is TextLogHandler)
         #expect(handler.logLevel == .warning)
     }
 

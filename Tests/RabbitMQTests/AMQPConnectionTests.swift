@@ -22,7 +22,7 @@ import Testing
             replyTo: "reply.queue",
             expiration: "60000",
             messageID: "msg-1",
-            timestamp: Date(timeIntervalSince1970: 1_790_000_000),
+            timestamp: AMQPTimestamp(secondsSince1970: 1_790_000_000),
             type: "cart.sync",
             appID: "tests"
         )

@@ -12,7 +12,7 @@ import Testing
     }
 
     private static func delivery(_ tag: UInt64, settler: any AMQPDeliverySettling = SettlementSpy()) -> AMQPDelivery {
-        AMQPDelivery(exchange: "", routingKey: "q", properties: AMQPProperties(), body: [UInt8(tag)], redelivered: false,
+        AMQPDelivery(exchange: "", routingKey: "q", properties: AMQPProperties(), body: [UInt8(tag)], bodySize: 1, headersTruncated: false, redelivered: false,
                      deliveryTag: tag, consumerID: 1, channelGeneration: 1, settler: settler)
     }
 

@@ -1,5 +1,5 @@
-public import RabbitMQ
 import Foundation
+public import RabbitMQ
 
 /// What the worker needs from a command message besides its body: its identity, where its result
 /// goes, and how often it was tried.
@@ -18,7 +18,7 @@ public struct CommandEnvelope: Sendable {
     public let traceHeaders: [String: String]
 
     /// Reads the envelope of a delivery from `kind`'s queue, or says why it is not a command.
-    public init(_ delivery: AMQPDelivery, kind: CommandKind, maximumBodyBytes: Int) throws(MalformedCommand) {
+    public init(_ delivery: AMQPDelivery, kind: CommandKind, configuration: MessagingConfiguration) throws(MalformedCommand) {
         let headers = delivery.properties.headers ?? [:]
         let routingKey = headers[RetryHeaders.originalRoutingKey]?.stringValue ?? delivery.routingKey
         guard routingKey == kind.routingKey else {
@@ -30,13 +30,20 @@ public struct CommandEnvelope: Sendable {
         if let contentType = delivery.properties.contentType, !Self.isJSON(contentType) {
             throw MalformedCommand(.unsupportedContentType, "content_type must be application/json")
         }
-        guard delivery.body.count <= maximumBodyBytes else {
-            throw MalformedCommand(.bodyTooLarge, "the body has \(delivery.body.count) bytes, over the limit of \(maximumBodyBytes)")
+        guard delivery.isBodyComplete, delivery.bodySize <= configuration.maximumBodyBytes else {
+            throw MalformedCommand(.bodyTooLarge, "the body has \(delivery.bodySize) bytes, over the limit of \(configuration.maximumBodyBytes); the dead letter keeps the first \(delivery.body.count)")
+        }
+        guard !delivery.headersTruncated else {
+            throw MalformedCommand(.headersTooDeep, "headers nest tables or arrays deeper than \(AMQPDelivery.maximumHeaderDepth) levels; the dead letter has them cut there")
+        }
+        let replyTo = delivery.properties.replyTo.flatMap { $0.isEmpty ? nil : $0 }
+        if let replyTo, configuration.isOwnQueue(replyTo) {
+            throw MalformedCommand(.invalidReplyTo, "reply_to names one of the worker's own queues")
         }
         self.kind = kind
         self.messageID = messageID
         self.correlationID = delivery.properties.correlationID.flatMap { $0.isEmpty ? nil : $0 } ?? messageID
-        self.replyTo = delivery.properties.replyTo.flatMap { $0.isEmpty ? nil : $0 }
+        self.replyTo = replyTo
         self.routingKey = routingKey
         self.retryCount = max(headers[RetryHeaders.retryCount]?.intValue ?? 0, 0)
         var traceHeaders: [String: String] = [:]

@@ -18,8 +18,12 @@ public struct MalformedCommand: Error, Hashable, CustomStringConvertible {
         public static let wrongType = Code(description: "wrong-type")
         /// The routing key names no command of the contract.
         public static let unknownRoutingKey = Code(description: "unknown-routing-key")
-        /// The body is over the size limit (256 KiB by default).
+        /// The body is over the size limit (256 KiB by default); the dead letter keeps only its first bytes.
         public static let bodyTooLarge = Code(description: "body-too-large")
+        /// Header tables or arrays nest deeper than the worker reads; the dead letter keeps them cut.
+        public static let headersTooDeep = Code(description: "headers-too-deep")
+        /// `reply_to` names one of the worker's own queues, where a result event would pose as a command.
+        public static let invalidReplyTo = Code(description: "invalid-reply-to")
         /// `content_type` is set to something other than `application/json`.
         public static let unsupportedContentType = Code(description: "unsupported-content-type")
     }

@@ -31,7 +31,7 @@ public struct DeadLetter: Sendable {
     public var retryCount: Int { header(RetryHeaders.retryCount)?.intValue ?? 0 }
 
     public var deadLetteredAt: Date? {
-        if case .timestamp(let date) = header(RetryHeaders.deadLetteredAt) { return date }
+        if case .timestamp(let timestamp) = header(RetryHeaders.deadLetteredAt) { return timestamp.date }
         return nil
     }
 

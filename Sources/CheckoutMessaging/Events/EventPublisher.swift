@@ -49,7 +49,7 @@ public struct EventPublisher: Sendable {
             deliveryMode: .persistent,
             correlationID: command.correlationID,
             messageID: type.messageID(forCommand: command.messageID),
-            timestamp: now(),
+            timestamp: AMQPTimestamp(now()),
             type: type.rawValue
         )
         var json = JSONWriter()

@@ -29,6 +29,11 @@ public struct MessagingConfiguration: Sendable {
         }
     }
 
+    /// Whether `queue` is a command, retry or dead-letter queue of this worker's topology.
+    public func isOwnQueue(_ queue: String) -> Bool {
+        queue == deadLetter || CommandKind.allCases.contains { queue == self.queue(for: $0) } || queue.hasPrefix("\(retryQueuePrefix).")
+    }
+
     /// The queue a command of `kind` waits in before its retry number `retry` (0 for the first).
     public func retryQueue(for kind: CommandKind, retry: Int) -> String {
         "\(retryQueuePrefix).\(kind.shortName).\(retryDelays.delays[retry].name)"

@@ -48,7 +48,7 @@ struct CommandHandler: Sendable {
         let envelope: CommandEnvelope
         let command: Command
         do {
-            envelope = try CommandEnvelope(delivery, kind: kind, maximumBodyBytes: configuration.maximumBodyBytes)
+            envelope = try CommandEnvelope(delivery, kind: kind, configuration: configuration)
             command = try Self.decode(delivery.body, kind: kind, envelope: envelope)
         } catch {
             logger.warning("dead-lettering a message that is not a valid command", metadata: ["error.code": "\(error.code)", "error.message": "\(error.detail)"])
@@ -87,7 +87,10 @@ struct CommandHandler: Sendable {
                 let delay = configuration.retryDelays.delays[envelope.retryCount].name
                 logger.warning("retrying in \(delay)", metadata: ["error.code": "\(failure.code)", "error.message": "\(failure)", "retry": "\(envelope.retryCount + 1)"])
                 await finish(delivery, kind: envelope.kind, start: start, logger: logger) {
-                    try await router.retry(delivery, envelope)
+                    let dropped = try await router.retry(delivery, envelope)
+                    if dropped > 0 {
+                        logger.warning("the retry copy left out the client's headers: with the retry headers they did not fit in a frame", metadata: ["headers.dropped": "\(dropped)"])
+                    }
                     return .retried
                 }
             } else {

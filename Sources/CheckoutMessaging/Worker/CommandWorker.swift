@@ -20,7 +20,8 @@ public final class CommandWorker: Service {
     private let configuration: MessagingConfiguration
     private let handler: CommandHandler
     private let logger: Logger
-    private let consuming = Mutex(false)
+    /// The consumers while `run()` consumes; empty before and after.
+    private let consumers = Mutex<[AMQPConsumer]>([])
 
     public init(
         connection: AMQPConnection,
@@ -46,14 +47,18 @@ public final class CommandWorker: Service {
         )
     }
 
-    /// Whether both consumers are subscribed (for `/health/ready`).
-    public var isConsuming: Bool { consuming.withLock { $0 } }
+    /// Whether both consumers are subscribed (for `/health/ready`): false until `run()` subscribed them,
+    /// and while the broker has cancelled one (its queue was deleted) until it is declared and subscribed again.
+    public var isConsuming: Bool {
+        consumers.withLock { !$0.isEmpty && $0.allSatisfy(\.isSubscribed) }
+    }
 
     public func run() async throws {
         try await connection.declare(CheckoutTopology.make(configuration))
         var consumers: [(CommandKind, AMQPConsumer)] = []
         for kind in CommandKind.allCases {
-            consumers.append((kind, try await connection.consume(queue: configuration.queue(for: kind), prefetch: configuration.prefetch)))
+            consumers.append((kind, try await connection.consume(queue: configuration.queue(for: kind), prefetch: configuration.prefetch,
+                                                                  maximumBodyBytes: configuration.maximumBodyBytes)))
         }
         logger.info("consuming", metadata: [
             "queues": "\(consumers.map(\.1.queue).joined(separator: ","))",
@@ -73,8 +78,8 @@ public final class CommandWorker: Service {
             }
             delivered.finish()
         }
-        consuming.withLock { $0 = true }
-        defer { consuming.withLock { $0 = false } }
+        self.consumers.withLock { $0 = consumers.map(\.1) }
+        defer { self.consumers.withLock { $0 = [] } }
 
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {

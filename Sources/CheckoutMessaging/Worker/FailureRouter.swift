@@ -5,33 +5,42 @@ import RabbitMQ
 ///
 /// Both publishes are mandatory and confirmed, and the caller acks the original only afterwards, so a
 /// crash in between leaves at worst a duplicate, which the processed-command store absorbs.
+///
+/// A copy carries the client's properties and body and the worker's headers. When the client's headers
+/// leave no room for those in one frame, the copy keeps only the worker's headers, and says so.
 struct FailureRouter: Sendable {
     let connection: AMQPConnection
     let configuration: MessagingConfiguration
     let now: @Sendable () -> Date
 
     /// Parks the command in the retry queue of its next retry; the broker sends it back to its work
-    /// queue when the delay is over.
-    func retry(_ delivery: AMQPDelivery, _ command: CommandEnvelope) async throws {
-        var properties = delivery.properties
-        var headers = properties.headers ?? [:]
-        headers[RetryHeaders.retryCount] = .int64(Int64(command.retryCount + 1))
-        headers[RetryHeaders.originalRoutingKey] = .string(command.routingKey)
-        properties.headers = headers
+    /// queue when the delay is over. Returns how many client headers the copy had to drop.
+    @discardableResult
+    func retry(_ delivery: AMQPDelivery, _ command: CommandEnvelope) async throws -> Int {
+        let (properties, dropped) = copy(delivery.properties, adding: [
+            RetryHeaders.retryCount: .int64(Int64(command.retryCount + 1)),
+            RetryHeaders.originalRoutingKey: .string(command.routingKey),
+        ])
         let queue = configuration.retryQueue(for: command.kind, retry: command.retryCount)
         try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: properties, body: delivery.body, mandatory: true))
+        return dropped.count
     }
 
     /// Publishes the message unchanged but for the headers that say why, under its original routing key.
     func deadLetter(_ delivery: AMQPDelivery, reason: String, detail: String) async throws {
-        var properties = delivery.properties
-        var headers = properties.headers ?? [:]
-        let routingKey = headers[RetryHeaders.originalRoutingKey]?.stringValue ?? delivery.routingKey
-        headers[RetryHeaders.errorReason] = .string(reason)
-        headers[RetryHeaders.errorDetail] = .string(String(detail.prefix(1000)))
-        headers[RetryHeaders.originalRoutingKey] = .string(routingKey)
-        headers[RetryHeaders.deadLetteredAt] = .timestamp(now())
-        properties.headers = headers
+        let routingKey = delivery.properties.headers?[RetryHeaders.originalRoutingKey]?.stringValue ?? delivery.routingKey
+        var added: AMQPFieldTable = [
+            RetryHeaders.errorReason: .string(reason),
+            RetryHeaders.errorDetail: .string(String(detail.prefix(1000))),
+            RetryHeaders.originalRoutingKey: .string(routingKey),
+            RetryHeaders.deadLetteredAt: .timestamp(AMQPTimestamp(now())),
+        ]
+        var (properties, dropped) = copy(delivery.properties, adding: added)
+        if !dropped.isEmpty {
+            let names = dropped.sorted().joined(separator: ", ")
+            added[RetryHeaders.errorDetail] = .string(String("\(detail.prefix(500)); headers dropped to fit the frame: \(names)".prefix(1000)))
+            properties.headers = added
+        }
         try await connection.publish(AMQPMessage(
             exchange: configuration.deadLetter,
             routingKey: routingKey,
@@ -39,5 +48,16 @@ struct FailureRouter: Sendable {
             body: delivery.body,
             mandatory: true
         ))
+    }
+
+    /// The client's properties with `added` headers; when that does not fit in a frame, only `added`,
+    /// and the names of the client headers left out.
+    private func copy(_ properties: AMQPProperties, adding added: AMQPFieldTable) -> (AMQPProperties, dropped: [String]) {
+        var copy = properties
+        copy.headers = (properties.headers ?? [:]).merging(added) { _, new in new }
+        guard copy.encodedByteCount > connection.maximumPropertiesByteCount else { return (copy, []) }
+        copy.headers = added
+        let dropped = (properties.headers ?? [:]).keys.filter { added[$0] == nil }
+        return (copy, dropped)
     }
 }

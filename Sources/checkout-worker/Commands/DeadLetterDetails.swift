@@ -16,7 +16,7 @@ enum DeadLetterDetails {
             ("delivery_mode", properties.deliveryMode.map { "\($0.rawValue) (\($0 == .persistent ? "persistent" : "transient"))" }),
             ("priority", properties.priority.map { "\($0)" }),
             ("expiration", properties.expiration),
-            ("timestamp", properties.timestamp.map { $0.formatted(.iso8601) }),
+            ("timestamp", properties.timestamp.map(describe)),
             ("type", properties.type),
             ("user_id", properties.userID),
             ("app_id", properties.appID),
@@ -56,7 +56,7 @@ enum DeadLetterDetails {
         case .decimal(let scale, let v): "\(Decimal(v) / pow(Decimal(10), Int(scale)))"
         case .string(let text): escaped(text, quoted: nested)
         case .bytes(let bytes): "bytes \"\(escaped(bytes))\""
-        case .timestamp(let date): date.formatted(.iso8601)
+        case .timestamp(let timestamp): describe(timestamp)
         case .array(let values): "[" + values.map { describe($0, nested: true) }.joined(separator: ", ") + "]"
         case .table(let table): "{" + table.sorted { $0.key < $1.key }.map { "\($0.key): \(describe($0.value, nested: true))" }.joined(separator: ", ") + "}"
         case .void: "null"
@@ -64,6 +64,12 @@ enum DeadLetterDetails {
     }
 
     /// Indented JSON with sorted keys, or nil when the body is not JSON.
+    /// ISO 8601 for the years it can write; a client may send any number of seconds, up to `UInt64.max`.
+    static func describe(_ timestamp: AMQPTimestamp) -> String {
+        guard timestamp.secondsSince1970 < 253_402_300_800 else { return "\(timestamp.secondsSince1970) s since 1970" }
+        return timestamp.date.formatted(.iso8601)
+    }
+
     static func prettyJSON(_ body: [UInt8]) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]),
               let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])

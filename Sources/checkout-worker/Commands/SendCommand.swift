@@ -60,7 +60,7 @@ struct SendCommand: AsyncParsableCommand {
 
     private func send(over connection: AMQPConnection, _ configuration: WorkerConfiguration) async throws {
         let messageID = messageID ?? UUID().uuidString.lowercased()
-        var properties = AMQPProperties(contentType: "application/json", deliveryMode: .persistent, messageID: messageID, timestamp: Date())
+        var properties = AMQPProperties(contentType: "application/json", deliveryMode: .persistent, messageID: messageID, timestamp: AMQPTimestamp(Date()))
 
         var replies: AMQPConsumer?
         if wait {

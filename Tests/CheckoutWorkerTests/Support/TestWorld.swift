@@ -202,7 +202,7 @@ final class TestWorld: Sendable {
             RetryHeaders.errorReason: .string(reason),
             RetryHeaders.errorDetail: .string("gave up after \(retryCount) retries: database-unavailable: test"),
             RetryHeaders.originalRoutingKey: .string(kind.routingKey),
-            RetryHeaders.deadLetteredAt: .timestamp(Date()),
+            RetryHeaders.deadLetteredAt: .timestamp(AMQPTimestamp(Date())),
             RetryHeaders.retryCount: .int64(Int64(retryCount)),
         ]
         let properties = AMQPProperties(contentType: "application/json", headers: headers, deliveryMode: .persistent, messageID: messageID)

@@ -1,0 +1,29 @@
+@testable import CheckoutOperations
+import Logging
+import Testing
+
+@Suite struct TextLogHandlerTests {
+    @Test func escapesNewlinesSoAClientValueCannotForgeALine() {
+        let forged = "cmd-1\n2026-01-01T00:00:00Z error checkout.worker: payment refunded"
+
+        let escaped = TextLogHandler.escaped(forged)
+
+        #expect(!escaped.contains("\n"))
+        #expect(escaped == #"cmd-1\u{a}2026-01-01T00:00:00Z error checkout.worker: payment refunded"#)
+    }
+
+    @Test func escapesEveryControlCharacterAndLeavesOtherTextAlone() {
+        #expect(TextLogHandler.escaped("a\r\tb\u{1B}[31m\u{2028}") == #"a\u{d}\u{9}b\u{1b}[31m\u{2028}"#)
+        #expect(TextLogHandler.escaped("cart-42 €") == "cart-42 €")
+    }
+
+    @Test func escapesMetadataSetOnTheLoggerAndNestedValues() {
+        var handler = TextLogHandler(label: "checkout.worker", metadataProvider: nil)
+
+        handler[metadataKey: "command.id"] = "a\nb"
+        handler.metadata["nested"] = .dictionary(["list": .array(["c\nd"])])
+
+        #expect(handler[metadataKey: "command.id"] == .string(#"a\u{a}b"#))
+        #expect(handler.metadata["nested"] == .dictionary(["list": .array([.string(#"c\u{a}d"#)])]))
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import RabbitMQ
+import Testing
+
+/// Whatever a client can put in a message reaches the consumer without trapping, and can be published
+/// again as it came. Against the real RabbitMQ node of scripts/test.sh.
+@Suite struct HostileMessageTests {
+    @Test func timestampsAtTheEndsOfTheirRangeRoundTripExactly() async throws {
+        try await withQueue("timestamps") { connection, queue in
+            let extremes: [UInt64] = [0, 1, 1 << 53 + 1, UInt64.max - 1, UInt64.max]
+            for seconds in extremes {
+                let properties = AMQPProperties(
+                    headers: ["when": .timestamp(AMQPTimestamp(secondsSince1970: seconds))],
+                    timestamp: AMQPTimestamp(secondsSince1970: seconds)
+                )
+                try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: properties, body: []))
+            }
+            let received = try await take(extremes.count, from: queue, on: connection)
+
+            #expect(received.map(\.properties.timestamp?.secondsSince1970) == extremes)
+            #expect(received.map { $0.properties.headers?["when"] } == extremes.map { .timestamp(AMQPTimestamp(secondsSince1970: $0)) })
+            for delivery in received {
+                try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: delivery.properties, body: []))
+            }
+            #expect(try await take(extremes.count, from: queue, on: connection).map(\.properties) == received.map(\.properties))
+        }
+    }
+
+    @Test func datesOutsideTheWiresRangeAreClampedNotTrapped() {
+        #expect(AMQPTimestamp(Date(timeIntervalSince1970: -5)).secondsSince1970 == 0)
+        #expect(AMQPTimestamp(Date(timeIntervalSince1970: 1e300)).secondsSince1970 == .max)
+        #expect(AMQPTimestamp(Date(timeIntervalSince1970: .infinity)).secondsSince1970 == .max)
+        #expect(AMQPTimestamp(Date(timeIntervalSince1970: .nan)).secondsSince1970 == 0)
+        #expect(AMQPTimestamp(Date(timeIntervalSince1970: 1_790_000_000.9)).secondsSince1970 == 1_790_000_000)
+    }
+
+    @Test func headersNestedPastTheLimitAreCutAndSaidSo() async throws {
+        try await withQueue("deep") { connection, queue in
+            try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: AMQPProperties(headers: ["deep": nested(200)]), body: [1]))
+            try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: AMQPProperties(headers: ["shallow": nested(3)]), body: [2]))
+
+            let received = try await take(2, from: queue, on: connection)
+
+            #expect(received[0].headersTruncated)
+            // The headers table is the first level.
+            #expect(depth(of: received[0].properties.headers?["deep"]) == AMQPDelivery.maximumHeaderDepth - 1)
+            #expect(!received[1].headersTruncated)
+            #expect(received[1].properties.headers?["shallow"] == nested(3))
+        }
+    }
+
+    @Test func aBodyOverTheConsumersLimitArrivesCutWithItsSize() async throws {
+        try await withQueue("large") { connection, queue in
+            let body = (0..<300_000).map { UInt8(truncatingIfNeeded: $0) }
+            try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: AMQPProperties(), body: body))
+            try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: AMQPProperties(), body: [7]))
+
+            let consumer = try await connection.consume(queue: queue, prefetch: 10, maximumBodyBytes: 1000)
+            var iterator = consumer.makeAsyncIterator()
+            let large = try #require(await iterator.next())
+            let small = try #require(await iterator.next())
+            large.ack()
+            small.ack()
+
+            #expect(large.body == Array(body.prefix(1000)))
+            #expect(large.bodySize == 300_000)
+            #expect(!large.isBodyComplete)
+            #expect(small.body == [7] && small.isBodyComplete)
+        }
+    }
+
+    @Test func propertiesThatCannotFitInAFrameFailThatPublishAloneOnEitherTransport() async throws {
+        for tls in [false, true] {
+            var configuration = try TestBroker.configuration(urls: tls ? TestBroker.tlsURL : TestBroker.url)
+            configuration.tls.caFile = TestBroker.caFile
+            let connection = try await TestBroker.connect(configuration)
+            let queue = try await TestBroker.temporaryQueue("oversized", on: connection)
+            let huge = AMQPProperties(headers: ["pad": .bytes(Array(repeating: 0, count: connection.maximumPropertiesByteCount))])
+            #expect(huge.encodedByteCount > connection.maximumPropertiesByteCount)
+
+            let error = await #expect(throws: AMQPError.self) {
+                try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: huge, body: [1]))
+            }
+            #expect(error?.code == .protocolError)
+            let fitting = AMQPProperties(headers: ["pad": .bytes(Array(repeating: 0, count: connection.maximumPropertiesByteCount - 100))])
+            #expect(fitting.encodedByteCount <= connection.maximumPropertiesByteCount)
+            try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: fitting, body: [2]))
+            #expect(connection.statistics.reconnects == 0)
+            _ = try await connection.deleteQueue(queue)
+            await connection.close()
+        }
+    }
+
+    @Test func theEncodedSizeOfPropertiesIsWhatTheBrokerCounts() {
+        let properties = AMQPProperties(
+            contentType: "application/json",
+            headers: ["a": .string("xyz"), "b": .array([.int8(1), .table(["c": .void])]), "d": .timestamp(AMQPTimestamp(secondsSince1970: 1))],
+            deliveryMode: .persistent,
+            messageID: "m"
+        )
+        // content type 1+16, headers 4 + (1+1+1+4+3) + (1+1+1+4+(2)+(1+4+(1+1+1))) + (1+1+9), delivery mode 1, message id 1+1
+        #expect(properties.encodedByteCount == 17 + 4 + 10 + 17 + 11 + 1 + 2)
+    }
+
+    @Test func aConsumerTheBrokerCancelledDeclaresItsQueueAgainAndResumes() async throws {
+        let connection = try await TestBroker.connect()
+        defer { Task { await connection.close() } }
+        let admin = try await TestBroker.connect()
+        defer { Task { await admin.close() } }
+        let queue = TestBroker.uniqueName("cancelled")
+        try await connection.declare(AMQPTopology(queues: [.init(name: queue, durable: false, autoDelete: false)]))
+        let consumer = try await connection.consume(queue: queue, prefetch: 10)
+        let collector = DeliveryCollector()
+        await collector.start(consumer, ack: true)
+        #expect(consumer.isSubscribed)
+
+        _ = try await admin.deleteQueue(queue)
+
+        #expect(try await eventually { connection.statistics.consumersCancelledByBroker == 1 })
+        #expect(try await eventually {
+            guard consumer.isSubscribed else { return false }
+            return (try? await admin.publishMandatory(queue, body: [9])) != nil
+        })
+        #expect(try await eventually { await collector.count >= 1 })
+        await collector.stop()
+        _ = try await admin.deleteQueue(queue)
+    }
+
+    // MARK: Helpers
+
+    private func withQueue(_ prefix: String, _ body: (AMQPConnection, String) async throws -> Void) async throws {
+        let connection = try await TestBroker.connect()
+        let queue = try await TestBroker.temporaryQueue(prefix, on: connection)
+        do {
+            try await body(connection, queue)
+        } catch {
+            _ = try? await connection.deleteQueue(queue)
+            await connection.close()
+            throw error
+        }
+        _ = try await connection.deleteQueue(queue)
+        await connection.close()
+    }
+
+    /// Takes `count` messages with basic.get, acking each.
+    private func take(_ count: Int, from queue: String, on connection: AMQPConnection) async throws -> [AMQPDelivery] {
+        let reader = try await connection.openReader(queue: queue)
+        var taken: [AMQPDelivery] = []
+        let deadline = ContinuousClock.now + .seconds(10)
+        while taken.count < count, ContinuousClock.now < deadline {
+            if let message = try await reader.next() {
+                message.delivery.ack()
+                taken.append(message.delivery)
+            } else {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        try await reader.close()
+        return taken
+    }
+
+    private func nested(_ levels: Int) -> AMQPFieldValue {
+        var value = AMQPFieldValue.string("bottom")
+        for level in 0..<levels { value = level.isMultiple(of: 2) ? .table(["t": value]) : .array([value]) }
+        return value
+    }
+
+    private func depth(of value: AMQPFieldValue?) -> Int {
+        switch value {
+        case .table(let table): 1 + depth(of: table.values.first)
+        case .array(let values): 1 + depth(of: values.first)
+        default: 0
+        }
+    }
+}
+
+extension AMQPConnection {
+    /// A mandatory publish to the default exchange: throws `unroutable` while the queue does not exist.
+    func publishMandatory(_ queue: String, body: [UInt8]) async throws {
+        try await publish(AMQPMessage(exchange: "", routingKey: queue, properties: AMQPProperties(), body: body, mandatory: true))
+    }
+}
