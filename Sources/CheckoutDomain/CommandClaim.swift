@@ -8,6 +8,9 @@ public enum CommandClaim<Outcome: Sendable>: Sendable {
     case completed(Outcome)
     /// Another worker is handling it until `until`; try again later.
     case inProgress(until: Date)
+    /// A command with this id and another digest was handled: this one re-uses the id, and gets
+    /// nothing of that command's outcome.
+    case conflicting
 }
 
 extension CommandClaim: Equatable where Outcome: Equatable {}

@@ -5,8 +5,8 @@ public import Foundation
 public struct CommandLog<Outcome: Sendable & Equatable>: Sendable {
     /// What is known of one command id.
     enum Entry: Sendable, Equatable {
-        case claimed(until: Date)
-        case completed(Outcome)
+        case claimed(until: Date, digest: CommandDigest?)
+        case completed(Outcome, digest: CommandDigest?)
     }
 
     private var entries: [CommandID: Entry] = [:]
@@ -18,27 +18,39 @@ public struct CommandLog<Outcome: Sendable & Equatable>: Sendable {
 
     /// The recorded outcome, if any.
     public func outcome(for commandID: CommandID) -> Outcome? {
-        guard case .completed(let outcome) = entries[commandID] else { return nil }
+        guard case .completed(let outcome, _) = entries[commandID] else { return nil }
         return outcome
     }
 
-    /// ``ProcessedCommands/claim(_:at:leaseUntil:)``: never two `.claimed` while a lease runs.
-    public mutating func claim(_ commandID: CommandID, at now: Date, leaseUntil: Date) -> CommandClaim<Outcome> {
+    /// ``ProcessedCommands/claim(_:digest:at:leaseUntil:)``: never two `.claimed` while a lease runs.
+    public mutating func claim(_ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date) -> CommandClaim<Outcome> {
         switch entries[commandID] {
-        case .completed(let outcome):
-            return .completed(outcome)
-        case .claimed(let until) where until > now:
+        case .completed(let outcome, let recorded):
+            return Self.matches(recorded, digest) ? .completed(outcome) : .conflicting
+        case .claimed(let until, _) where until > now:
             return .inProgress(until: until)
         case .claimed, nil:
-            entries[commandID] = .claimed(until: leaseUntil)
+            entries[commandID] = .claimed(until: leaseUntil, digest: digest)
             return .claimed
         }
     }
 
+    /// Whether a stored digest and a command's name the same command; an unknown digest matches any.
+    public static func matches(_ stored: CommandDigest?, _ digest: CommandDigest?) -> Bool {
+        guard let stored, let digest else { return true }
+        return stored == digest
+    }
+
     /// ``ProcessedCommands/record(_:for:)``: the first recorded outcome wins.
     public mutating func record(_ outcome: Outcome, for commandID: CommandID) -> Outcome {
-        if let recorded = self.outcome(for: commandID) { return recorded }
-        entries[commandID] = .completed(outcome)
+        switch entries[commandID] {
+        case .completed(let recorded, _):
+            return recorded
+        case .claimed(_, let digest):
+            entries[commandID] = .completed(outcome, digest: digest)
+        case nil:
+            entries[commandID] = .completed(outcome, digest: nil)
+        }
         return outcome
     }
 

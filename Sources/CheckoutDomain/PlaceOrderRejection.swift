@@ -40,6 +40,12 @@ public struct PlaceOrderRejection: Hashable, Codable, Sendable {
         self.refundedPayment = refundedPayment
     }
 
+    /// The answer to a command that re-uses the `message_id` of another: nothing of that one's outcome.
+    public static func duplicateMessageID(of request: PlaceOrderRequest) -> PlaceOrderRejection {
+        PlaceOrderRejection(cartID: request.cartID, reason: .duplicateMessageID,
+                            message: "message_id \(request.commandID) was already used by another command; nothing was done")
+    }
+
     /// The rejection of a command abandoned once `error` outlasted every retry: `payment-unavailable`
     /// when the payment processor failed, `unavailable` otherwise; it refunds what an attempt may have charged.
     public static func unavailable(cartID: String, after error: RetryableError) -> PlaceOrderRejection {

@@ -17,6 +17,8 @@ public enum PlaceOrderRejectionReason: String, Hashable, Codable, Sendable, Case
     case paymentDeclined = "payment-declined"
     /// The charge succeeded but the order could not be stored; the charge was refunded.
     case orderFailed = "order-failed"
+    /// The `message_id` was used by another command (another body); nothing was done.
+    case duplicateMessageID = "duplicate-message-id"
     /// A dependency other than the payment processor kept failing until retries ran out.
     case unavailable
     /// The payment processor kept failing until retries ran out.
@@ -30,7 +32,7 @@ public enum PlaceOrderRejectionReason: String, Hashable, Codable, Sendable, Case
     var mayFollowAChargeOfTheSameCommand: Bool {
         switch self {
         case .cartCheckedOut, .cartChanged, .priceChanged, .outOfStock, .unavailable, .paymentUnavailable: true
-        case .invalidRequest, .cartNotFound, .forbidden, .cartEmpty, .paymentDeclined, .orderFailed: false
+        case .invalidRequest, .cartNotFound, .forbidden, .cartEmpty, .paymentDeclined, .orderFailed, .duplicateMessageID: false
         }
     }
 }

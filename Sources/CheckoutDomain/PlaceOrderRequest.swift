@@ -11,6 +11,8 @@ public struct PlaceOrderRequest: Hashable, Sendable {
     public var expectedTotal: Int64
     public var currency: String
     public var paymentToken: String
+    /// What the command was sent as; nil when unknown (then it matches any command with the same id).
+    public var digest: CommandDigest?
 
     public init(
         commandID: String,
@@ -19,7 +21,8 @@ public struct PlaceOrderRequest: Hashable, Sendable {
         cartVersion: Int,
         expectedTotal: Int64,
         currency: String,
-        paymentToken: String
+        paymentToken: String,
+        digest: CommandDigest? = nil
     ) {
         self.commandID = commandID
         self.cartID = cartID
@@ -28,5 +31,6 @@ public struct PlaceOrderRequest: Hashable, Sendable {
         self.expectedTotal = expectedTotal
         self.currency = currency
         self.paymentToken = paymentToken
+        self.digest = digest
     }
 }

@@ -57,9 +57,10 @@ public struct PlaceOrderUseCase: PlaceOrder {
             return try await output.didReject(PlaceOrderRejection(cartID: request.cartID, reason: .invalidRequest, message: error.message))
         }
         let now = now()
-        try await processedCommands.once(command.id, at: now, lease: claimLease,
+        try await processedCommands.once(command.id, digest: request.digest, at: now, lease: claimLease,
                                          work: { try await place(command, at: now) },
-                                         report: { try await report($0, of: command.id) })
+                                         report: { try await report($0, of: command.id) },
+                                         conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
     }
 
     /// Records the abandon as the command's outcome: its idempotency key has been used with the
@@ -70,9 +71,10 @@ public struct PlaceOrderUseCase: PlaceOrder {
         }
         let rejection = PlaceOrderRejection.unavailable(cartID: request.cartID, after: error)
         let now = now()
-        try await processedCommands.once(command.id, at: now, lease: claimLease,
+        try await processedCommands.once(command.id, digest: request.digest, at: now, lease: claimLease,
                                          work: { try await processedCommands.record(.rejected(rejection: rejection), for: command.id) },
-                                         report: { try await report($0, of: command.id) })
+                                         report: { try await report($0, of: command.id) },
+                                         conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
     }
 
     private func place(_ command: PlaceOrderCommand, at now: Date) async throws -> PlaceOrderOutcome {

@@ -3,19 +3,24 @@ import Foundation
 extension ProcessedCommands {
     /// Runs a command's `work` at most once across workers and reports its outcome, also on a repeat.
     ///
-    /// A handled command reports its stored outcome and does nothing else; one claimed by another
+    /// A handled command reports its stored outcome and does nothing else; a command re-using a handled
+    /// id with another digest is reported as `conflict` and does nothing else; one claimed by another
     /// worker throws a retryable `command-in-progress`; a failed attempt releases its claim so that the
     /// retry need not wait for the lease to run out.
     func once(
         _ commandID: CommandID,
+        digest: CommandDigest?,
         at now: Date,
         lease: TimeInterval,
         work: () async throws -> Outcome,
-        report: (Outcome) async throws -> Void
+        report: (Outcome) async throws -> Void,
+        conflict: () async throws -> Void
     ) async throws {
-        switch try await claim(commandID, at: now, leaseUntil: now.addingTimeInterval(lease)) {
+        switch try await claim(commandID, digest: digest, at: now, leaseUntil: now.addingTimeInterval(lease)) {
         case .completed(let outcome):
             try await report(outcome)
+        case .conflicting:
+            try await conflict()
         case .inProgress(let until):
             throw RetryableError(code: .commandInProgress, context: "command \(commandID) is claimed until \(until)")
         case .claimed:

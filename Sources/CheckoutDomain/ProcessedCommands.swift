@@ -9,12 +9,13 @@ public import Foundation
 public protocol ProcessedCommands<Outcome>: Sendable {
     associatedtype Outcome: Codable & Sendable & Equatable
 
-    /// Atomically takes the command for this worker until `leaseUntil`.
+    /// Atomically takes the command for this worker until `leaseUntil`, remembering its `digest`.
     ///
-    /// Returns ``CommandClaim/completed(_:)`` if an outcome is recorded, ``CommandClaim/inProgress(until:)``
+    /// Returns ``CommandClaim/completed(_:)`` if an outcome is recorded for the same digest (or either is
+    /// unknown), ``CommandClaim/conflicting`` if it was recorded for another, ``CommandClaim/inProgress(until:)``
     /// if another claim ends after `now`, and otherwise records the claim (taking over an expired one:
     /// its worker crashed) and returns ``CommandClaim/claimed``. Two concurrent calls never both get `.claimed`.
-    func claim(_ commandID: CommandID, at now: Date, leaseUntil: Date) async throws -> CommandClaim<Outcome>
+    func claim(_ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date) async throws -> CommandClaim<Outcome>
 
     /// Records `outcome` unless an outcome is recorded already, and returns the one that is:
     /// the first recorded outcome wins, so a worker that lost its lease reports the winner's.

@@ -15,6 +15,12 @@ public struct SyncCartRejection: Hashable, Codable, Sendable {
         self.currentVersion = currentVersion
     }
 
+    /// The answer to a command that re-uses the `message_id` of another: nothing of that one's outcome.
+    public static func duplicateMessageID(of request: SyncCartRequest) -> SyncCartRejection {
+        SyncCartRejection(cartID: request.cartID, reason: .duplicateMessageID,
+                          message: "message_id \(request.commandID) was already used by another command; nothing was done")
+    }
+
     /// The rejection the messaging layer reports once `error` outlasted every retry.
     public static func unavailable(cartID: String, after error: RetryableError) -> SyncCartRejection {
         SyncCartRejection(cartID: cartID, reason: .unavailable, message: "the sync could not be completed: \(error)")

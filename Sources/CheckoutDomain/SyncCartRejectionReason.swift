@@ -8,6 +8,8 @@ public enum SyncCartRejectionReason: String, Hashable, Codable, Sendable, CaseIt
     case forbidden
     /// An order was placed from the cart.
     case cartCheckedOut = "cart-checked-out"
+    /// The `message_id` was used by another command (another body); nothing was done.
+    case duplicateMessageID = "duplicate-message-id"
     /// A dependency kept failing until retries ran out; see ``SyncCartRejection/unavailable(cartID:after:)``.
     case unavailable
 }

@@ -10,13 +10,24 @@ public struct SyncCartRequest: Hashable, Sendable {
     public var baseVersion: Int
     public var currency: String
     public var items: [RequestedItem]
+    /// What the command was sent as; nil when unknown (then it matches any command with the same id).
+    public var digest: CommandDigest?
 
-    public init(commandID: String, cartID: String, customerID: String, baseVersion: Int, currency: String, items: [RequestedItem]) {
+    public init(
+        commandID: String,
+        cartID: String,
+        customerID: String,
+        baseVersion: Int,
+        currency: String,
+        items: [RequestedItem],
+        digest: CommandDigest? = nil
+    ) {
         self.commandID = commandID
         self.cartID = cartID
         self.customerID = customerID
         self.baseVersion = baseVersion
         self.currency = currency
         self.items = items
+        self.digest = digest
     }
 }

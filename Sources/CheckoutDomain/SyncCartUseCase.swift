@@ -45,9 +45,10 @@ public struct SyncCartUseCase: SyncCart {
             return try await output.didReject(SyncCartRejection(cartID: request.cartID, reason: .invalidRequest, message: error.message))
         }
         let now = now()
-        try await processedCommands.once(command.id, at: now, lease: claimLease,
+        try await processedCommands.once(command.id, digest: request.digest, at: now, lease: claimLease,
                                          work: { try await sync(command, at: now) },
-                                         report: report)
+                                         report: report,
+                                         conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
     }
 
     /// Reports `unavailable` without recording it: the sync had no effect, so a client (or an operator
@@ -58,9 +59,11 @@ public struct SyncCartUseCase: SyncCart {
         }
         // The check for an outcome is best effort: the database may be what kept failing.
         let now = now()
-        switch try? await processedCommands.claim(command.id, at: now, leaseUntil: now) {
+        switch try? await processedCommands.claim(command.id, digest: request.digest, at: now, leaseUntil: now) {
         case .completed(let outcome):
             try await report(outcome)
+        case .conflicting:
+            try await output.didReject(.duplicateMessageID(of: request))
         case .claimed:
             try? await processedCommands.release(command.id)
             try await output.didReject(.unavailable(cartID: request.cartID, after: error))

@@ -1,4 +1,5 @@
 public import CheckoutDomain
+import Foundation
 public import Logging
 
 /// Every port of the domain over one database, opened from `CHECKOUT_DATABASE_URL`.
@@ -12,6 +13,13 @@ public struct CheckoutStore: Sendable {
     public let syncCartCommands: any ProcessedCommands<SyncCartOutcome>
     public let placeOrderCommands: any ProcessedCommands<PlaceOrderOutcome>
     private let backend: any StoreBackend
+
+    /// How long a worker counts as alive after it last renewed its liveness; then other workers take
+    /// over the commands it claimed, without waiting for the claims' lease.
+    public static let livenessWindow: Duration = .seconds(4)
+    /// How often a worker renews its liveness: often enough that a slow renewal or two do not let
+    /// its claims be taken while it works on them.
+    public static let livenessInterval: Duration = .seconds(1)
 
     /// "sqlite://PATH" (relative or absolute path), "postgres://user:pass@host:port/db", or
     /// "memory://" (this process only; for tests and benchmarks). Migrates before returning.
@@ -30,16 +38,18 @@ public struct CheckoutStore: Sendable {
             engine = try PostgresEngine.start(location, poolSize: poolSize, logger: logger)
         }
         let executor = SQLExecutor(engine: engine)
-        let backend = SQLStoreBackend(executor: executor)
+        let worker = SQLWorkerLiveness(worker: UUID().uuidString.lowercased())
+        let backend = SQLStoreBackend(executor: executor, liveness: worker, isSingleProcess: engine is SQLiteEngine)
         do {
             try await backend.checkReachable()
             try await Migrator(engine: engine, migrations: Migrations.all, logger: logger).migrate()
+            try await backend.renewLiveness(window: Double(livenessWindow.components.seconds), first: false)
         } catch {
             await engine.close()
             throw error
         }
-        let syncCartLog = SQLCommandLog(kind: "sync-cart")
-        let placeOrderLog = SQLCommandLog(kind: "place-order")
+        let syncCartLog = SQLCommandLog(kind: "sync-cart", owner: worker)
+        let placeOrderLog = SQLCommandLog(kind: "place-order", owner: worker)
         return CheckoutStore(
             carts: SQLCarts(executor: executor, commands: syncCartLog),
             catalog: SQLCatalog(executor: executor),
@@ -73,6 +83,18 @@ public struct CheckoutStore: Sendable {
     /// Not a port of the domain: for operators and end-to-end tests that check an effect happened once.
     public func orders(forCart cartID: CartID) async throws -> [Order] {
         try await backend.orders(forCart: cartID)
+    }
+
+    /// Tells the other workers that this one is alive, for ``livenessWindow``, as ``open(_:poolSize:logger:)``
+    /// did: call it every ``livenessInterval`` while handling commands. With `first`, when a worker
+    /// starts, on SQLite (one process per file) it also frees the claims of every earlier process at once.
+    public func renewLiveness(first: Bool = false) async throws {
+        try await backend.renewLiveness(window: Double(Self.livenessWindow.components.seconds), first: first)
+    }
+
+    /// Forgets this worker, after it finished every command it claimed.
+    public func retire() async throws {
+        try await backend.retire()
     }
 
     /// Throws when the database cannot be reached (the worker's /health/ready).

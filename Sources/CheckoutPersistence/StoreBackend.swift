@@ -4,6 +4,11 @@ import CheckoutDomain
 protocol StoreBackend: Sendable {
     func importCatalog(_ products: [Product]) async throws -> CatalogImportReport
     func orders(forCart cartID: CartID) async throws -> [Order]
+    /// Says that this worker is alive for `window` more seconds; when `first`, an engine that one
+    /// process works on alone also forgets every other worker (earlier incarnations that died).
+    func renewLiveness(window: Double, first: Bool) async throws
+    /// Forgets this worker, once it handles no command any more.
+    func retire() async throws
     func checkReachable() async throws
     func close() async
 }

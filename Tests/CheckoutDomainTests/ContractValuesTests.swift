@@ -6,14 +6,14 @@ import Testing
 @Suite struct ContractValuesTests {
     @Test func syncRejectionReasonsAreTheContractsStrings() {
         #expect(SyncCartRejectionReason.allCases.map(\.rawValue) == [
-            "invalid-request", "version-conflict", "forbidden", "cart-checked-out", "unavailable",
+            "invalid-request", "version-conflict", "forbidden", "cart-checked-out", "duplicate-message-id", "unavailable",
         ])
     }
 
     @Test func orderRejectionReasonsAreTheContractsStrings() {
         #expect(PlaceOrderRejectionReason.allCases.map(\.rawValue) == [
             "invalid-request", "cart-not-found", "forbidden", "cart-checked-out", "cart-empty", "cart-changed",
-            "price-changed", "out-of-stock", "payment-declined", "order-failed", "unavailable", "payment-unavailable",
+            "price-changed", "out-of-stock", "payment-declined", "order-failed", "duplicate-message-id", "unavailable", "payment-unavailable",
         ])
     }
 

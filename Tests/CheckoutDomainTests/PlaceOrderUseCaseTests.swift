@@ -400,9 +400,35 @@ import Testing
         #expect(await payments.payments.isEmpty)
     }
 
+    @Test func rejectsAnotherCommandReusingAPlacedOrdersIdWithNothingOfTheOrderAndNoCharge() async throws {
+        let (sut, database, payments, output, _) = await makeSUT()
+        try await sut.execute(request(commandID: "cmd-1", digest: "aaa"))
+
+        try await sut.execute(request(commandID: "cmd-1", customerID: "cust-8", token: "tok_other", digest: "bbb"))
+
+        #expect(await rejections(output) == [PlaceOrderRejection(
+            cartID: "cart-42", reason: .duplicateMessageID, message: "message_id cmd-1 was already used by another command; nothing was done"
+        )])
+        #expect(await payments.charges.count == 1)
+        #expect(await payments.refunds.isEmpty)
+        #expect(await database.state.orders.count == 1)
+    }
+
+    @Test func replaysAPlacedOrderToTheSameCommandSentAgain() async throws {
+        let (sut, _, payments, output, _) = await makeSUT()
+        try await sut.execute(request(commandID: "cmd-1", digest: "aaa"))
+
+        try await sut.execute(request(commandID: "cmd-1", digest: "aaa"))
+
+        let messages = await output.messages
+        #expect(messages.count == 2)
+        #expect(messages.first == messages.last)
+        #expect(await payments.charges.count == 1)
+    }
+
     @Test func reportsACommandAnotherWorkerHoldsAsRetryableAndChargesNothing() async throws {
         let (sut, database, payments, output, clock) = await makeSUT()
-        _ = try await processedCommands(database).claim(commandID("cmd-1"), at: clock.now(), leaseUntil: clock.now() + 120)
+        _ = try await processedCommands(database).claim(commandID("cmd-1"), digest: nil, at: clock.now(), leaseUntil: clock.now() + 120)
 
         let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
 
@@ -413,7 +439,7 @@ import Testing
 
     @Test func takesOverTheClaimOfACrashedWorkerOnceItsLeaseExpired() async throws {
         let (sut, database, payments, output, clock) = await makeSUT()
-        _ = try await processedCommands(database).claim(commandID("cmd-1"), at: clock.now(), leaseUntil: clock.now() + 120)
+        _ = try await processedCommands(database).claim(commandID("cmd-1"), digest: nil, at: clock.now(), leaseUntil: clock.now() + 120)
         clock.advance(by: 121)
 
         try await sut.execute(request(commandID: "cmd-1"))
@@ -462,7 +488,8 @@ import Testing
         cartVersion: Int = 1,
         expectedTotal: Int64 = 5998,
         currency: String = "EUR",
-        token: String = "tok_visa"
+        token: String = "tok_visa",
+        digest: String? = nil
     ) -> PlaceOrderRequest {
         PlaceOrderRequest(
             commandID: commandID,
@@ -471,7 +498,8 @@ import Testing
             cartVersion: cartVersion,
             expectedTotal: expectedTotal,
             currency: currency,
-            paymentToken: token
+            paymentToken: token,
+            digest: digest.map(CommandDigest.init)
         )
     }
 

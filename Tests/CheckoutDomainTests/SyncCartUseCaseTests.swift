@@ -287,6 +287,38 @@ import Testing
         #expect(await database.state.carts[cartID()] == stored)
     }
 
+    @Test func replaysTheSameCommandSentAgainWithTheSameDigest() async throws {
+        let (sut, _, output, _) = await makeSUT()
+        try await sut.execute(request(commandID: "cmd-1", digest: "aaa"))
+
+        try await sut.execute(request(commandID: "cmd-1", digest: "aaa"))
+
+        #expect(await syncedVersions(output) == [1, 1])
+    }
+
+    @Test func rejectsAnotherCommandReusingAHandledIdWithNothingOfItsOutcomeAndNoEffect() async throws {
+        let (sut, database, output, _) = await makeSUT()
+        try await sut.execute(request(commandID: "cmd-1", digest: "aaa"))
+        let stored = await database.state.carts[cartID()]
+
+        try await sut.execute(request(commandID: "cmd-1", customerID: "cust-8", digest: "bbb"))
+
+        #expect(await output.messages.last == .didReject(SyncCartRejection(
+            cartID: "cart-42", reason: .duplicateMessageID, message: "message_id cmd-1 was already used by another command; nothing was done"
+        )))
+        #expect(await database.state.carts[cartID()] == stored)
+        #expect(await database.state.syncCommands.outcome(for: commandID("cmd-1")).map { if case .synced = $0 { true } else { false } } == true)
+    }
+
+    @Test func abandoningAnotherCommandReusingAHandledIdRejectsItAsADuplicate() async throws {
+        let (sut, _, output, _) = await makeSUT()
+        try await sut.execute(request(commandID: "cmd-1", digest: "aaa"))
+
+        try await sut.abandon(request(commandID: "cmd-1", digest: "bbb"), after: RetryableError(code: .databaseUnavailable, context: "test"))
+
+        #expect(await rejections(output).map(\.reason) == [.duplicateMessageID])
+    }
+
     @Test func replaysARecordedRejection() async throws {
         let (sut, database, output, _) = await makeSUT(carts: [cart(owner: "cust-8")])
         try await sut.execute(request(commandID: "cmd-1", baseVersion: 1))
@@ -299,7 +331,7 @@ import Testing
 
     @Test func reportsACommandAnotherWorkerHoldsAsRetryableWithoutActing() async throws {
         let (sut, database, output, clock) = await makeSUT()
-        _ = try await processedCommands(database).claim(commandID("cmd-1"), at: clock.now(), leaseUntil: clock.now() + 60)
+        _ = try await processedCommands(database).claim(commandID("cmd-1"), digest: nil, at: clock.now(), leaseUntil: clock.now() + 60)
 
         let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
 
@@ -310,7 +342,7 @@ import Testing
 
     @Test func takesOverTheClaimOfACrashedWorkerOnceItsLeaseExpired() async throws {
         let (sut, database, output, clock) = await makeSUT()
-        _ = try await processedCommands(database).claim(commandID("cmd-1"), at: clock.now(), leaseUntil: clock.now() + 60)
+        _ = try await processedCommands(database).claim(commandID("cmd-1"), digest: nil, at: clock.now(), leaseUntil: clock.now() + 60)
         clock.advance(by: 61)
 
         try await sut.execute(request(commandID: "cmd-1"))
@@ -425,9 +457,11 @@ import Testing
         customerID: String = "cust-7",
         baseVersion: Int = 0,
         currency: String = "EUR",
-        items: [RequestedItem] = [RequestedItem(sku: "SKU-RED-M", quantity: 2)]
+        items: [RequestedItem] = [RequestedItem(sku: "SKU-RED-M", quantity: 2)],
+        digest: String? = nil
     ) -> SyncCartRequest {
-        SyncCartRequest(commandID: commandID, cartID: "cart-42", customerID: customerID, baseVersion: baseVersion, currency: currency, items: items)
+        SyncCartRequest(commandID: commandID, cartID: "cart-42", customerID: customerID, baseVersion: baseVersion, currency: currency, items: items,
+                        digest: digest.map(CommandDigest.init))
     }
 
     private func item(_ sku: String, _ quantity: Int) -> RequestedItem {

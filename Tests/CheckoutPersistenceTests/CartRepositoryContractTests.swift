@@ -51,7 +51,7 @@ import Testing
 
             #expect(result == .versionConflict(currentVersion: 1))
             #expect(try await store.carts.cart(stored.id) == stored)
-            #expect(try await store.syncCartCommands.claim(command, at: Fixtures.now, leaseUntil: Fixtures.now + 60) == .claimed)
+            #expect(try await store.syncCartCommands.claim(command, digest: nil, at: Fixtures.now, leaseUntil: Fixtures.now + 60) == .claimed)
         }
     }
 
@@ -77,7 +77,7 @@ import Testing
 
             _ = try await store.carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: command)
 
-            #expect(try await store.syncCartCommands.claim(command, at: Fixtures.now, leaseUntil: Fixtures.now + 60) == .completed(Fixtures.synced(cart)))
+            #expect(try await store.syncCartCommands.claim(command, digest: nil, at: Fixtures.now, leaseUntil: Fixtures.now + 60) == .completed(Fixtures.synced(cart)))
         }
     }
 

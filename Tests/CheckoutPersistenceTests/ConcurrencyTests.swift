@@ -50,7 +50,7 @@ import Testing
             let command = Fixtures.command()
 
             let results = try await Self.concurrently { _ in
-                try await store.placeOrderCommands.claim(command, at: Fixtures.now, leaseUntil: Fixtures.now + 60)
+                try await store.placeOrderCommands.claim(command, digest: nil, at: Fixtures.now, leaseUntil: Fixtures.now + 60)
             }
 
             #expect(results.filter { $0 == .claimed }.count == 1)

@@ -19,7 +19,7 @@ import Testing
             #expect(try await store.catalog.products([Fixtures.sku("SKU-A"), Fixtures.sku("SKU-B")]).mapValues(\.stock)
                 == [Fixtures.sku("SKU-A"): 3, Fixtures.sku("SKU-B"): 4])
             #expect(try await store.carts.cart(cart.id)?.isCheckedOut == true)
-            #expect(try await store.placeOrderCommands.claim(command, at: Fixtures.now, leaseUntil: Fixtures.now + 60) == .completed(.placed(order: order)))
+            #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: Fixtures.now, leaseUntil: Fixtures.now + 60) == .completed(.placed(order: order)))
         }
     }
 
@@ -136,6 +136,6 @@ import Testing
         #expect(try await store.orders(forCart: cart.id).isEmpty)
         #expect(try await store.carts.cart(cart.id)?.isCheckedOut == false)
         #expect(try await store.catalog.products(Set(stock.keys)).mapValues(\.stock) == stock)
-        #expect(try await store.placeOrderCommands.claim(command, at: Fixtures.now, leaseUntil: Fixtures.now + 60) == .claimed)
+        #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: Fixtures.now, leaseUntil: Fixtures.now + 60) == .claimed)
     }
 }

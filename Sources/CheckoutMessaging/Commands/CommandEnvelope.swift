@@ -1,3 +1,5 @@
+public import CheckoutDomain
+import Crypto
 import Foundation
 public import RabbitMQ
 
@@ -16,6 +18,8 @@ public struct CommandEnvelope: Sendable {
     public let retryCount: Int
     /// The W3C `traceparent` and `tracestate` headers, if the client sent them.
     public let traceHeaders: [String: String]
+    /// SHA-256 of the body: a command re-sent as it was has the same, one re-using its `message_id` does not.
+    public let digest: CommandDigest
 
     /// Reads the envelope of a delivery from `kind`'s queue, or says why it is not a command.
     public init(_ delivery: AMQPDelivery, kind: CommandKind, configuration: MessagingConfiguration) throws(MalformedCommand) {
@@ -51,6 +55,19 @@ public struct CommandEnvelope: Sendable {
             if let value = headers[name]?.stringValue { traceHeaders[name] = value }
         }
         self.traceHeaders = traceHeaders
+        self.digest = Self.digest(of: delivery.body)
+    }
+
+    /// The body's SHA-256 in lowercase hex.
+    private static func digest(of body: [UInt8]) -> CommandDigest {
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(2 * SHA256.byteCount)
+        for byte in SHA256.hash(data: body) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0F)])
+        }
+        return CommandDigest(String(decoding: hex, as: UTF8.self))
     }
 
     /// `application/json`, with or without parameters such as `charset=utf-8`.

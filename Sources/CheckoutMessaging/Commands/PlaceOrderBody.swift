@@ -26,7 +26,8 @@ struct PlaceOrderBody: CommandBody {
             cartVersion: cartVersion,
             expectedTotal: expectedTotal,
             currency: currency,
-            paymentToken: paymentToken
+            paymentToken: paymentToken,
+            digest: envelope.digest
         )
     }
 }

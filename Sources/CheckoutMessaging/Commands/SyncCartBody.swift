@@ -30,7 +30,8 @@ struct SyncCartBody: CommandBody {
             customerID: customerId,
             baseVersion: baseVersion,
             currency: currency,
-            items: items.map { RequestedItem(sku: $0.sku, quantity: $0.quantity) }
+            items: items.map { RequestedItem(sku: $0.sku, quantity: $0.quantity) },
+            digest: envelope.digest
         )
     }
 }

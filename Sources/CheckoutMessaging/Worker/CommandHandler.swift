@@ -83,7 +83,15 @@ struct CommandHandler: Sendable {
         } catch {
             let failure = Self.retryable(error)
             span.recordError(failure)
-            if envelope.retryCount < configuration.retryDelays.delays.count {
+            if failure.code == .commandInProgress {
+                // Another worker has it, or had it and died: look again after the shortest delay, without
+                // spending a retry, until it finishes or its claim is taken over.
+                logger.info("the command is claimed by another worker; looking again after the first retry delay")
+                await finish(delivery, kind: envelope.kind, start: start, logger: logger) {
+                    try await router.retry(delivery, envelope, counting: false)
+                    return .retried
+                }
+            } else if envelope.retryCount < configuration.retryDelays.delays.count {
                 let delay = configuration.retryDelays.delays[envelope.retryCount].name
                 logger.warning("retrying in \(delay)", metadata: ["error.code": "\(failure.code)", "error.message": "\(failure)", "retry": "\(envelope.retryCount + 1)"])
                 await finish(delivery, kind: envelope.kind, start: start, logger: logger) {

@@ -15,13 +15,16 @@ struct FailureRouter: Sendable {
 
     /// Parks the command in the retry queue of its next retry; the broker sends it back to its work
     /// queue when the delay is over. Returns how many client headers the copy had to drop.
+    ///
+    /// - Parameter counting: Whether this is a retry of the command's own (the next delay, one retry
+    ///   fewer left), or a wait for another worker's claim (the first delay, the count unchanged).
     @discardableResult
-    func retry(_ delivery: AMQPDelivery, _ command: CommandEnvelope) async throws -> Int {
+    func retry(_ delivery: AMQPDelivery, _ command: CommandEnvelope, counting: Bool = true) async throws -> Int {
         let (properties, dropped) = copy(delivery.properties, adding: [
-            RetryHeaders.retryCount: .int64(Int64(command.retryCount + 1)),
+            RetryHeaders.retryCount: .int64(Int64(command.retryCount + (counting ? 1 : 0))),
             RetryHeaders.originalRoutingKey: .string(command.routingKey),
         ])
-        let queue = configuration.retryQueue(for: command.kind, retry: command.retryCount)
+        let queue = configuration.retryQueue(for: command.kind, retry: counting ? command.retryCount : 0)
         try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: properties, body: delivery.body, mandatory: true))
         return dropped.count
     }

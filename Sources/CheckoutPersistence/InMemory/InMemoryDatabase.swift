@@ -31,6 +31,11 @@ actor InMemoryDatabase: StoreBackend {
         state.orders.values.filter { $0.cartID == cartID }.sorted { ($0.placedAt, $0.id) < ($1.placedAt, $1.id) }
     }
 
+    /// One process has the memory store: no other worker waits for this one's claims.
+    func renewLiveness(window: Double, first: Bool) {}
+
+    func retire() {}
+
     func checkReachable() {}
 
     func close() {}

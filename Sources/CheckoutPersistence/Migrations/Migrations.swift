@@ -1,6 +1,6 @@
 /// Every migration, in the order they apply.
 enum Migrations {
-    static let all: [Migration] = [initialSchema]
+    static let all: [Migration] = [initialSchema, claimOwners]
 
     /// Dates are seconds since 1970 (`DOUBLE PRECISION`); amounts are minor units; a cart's lines and a
     /// command's outcome are the domain types' JSON.
@@ -59,6 +59,21 @@ enum Migrations {
             outcome TEXT,
             recorded_at DOUBLE PRECISION,
             PRIMARY KEY (kind, command_id)
+        )
+        """,
+    ])
+
+    /// A claim knows its command and its worker: a digest of the command's body, so that a command
+    /// re-using a handled id is told apart from the same command sent again (rows from before have none
+    /// and match any command), and the worker that took it, whose liveness decides when another may
+    /// take it over.
+    static let claimOwners = Migration(version: 2, name: "claim digests and owners", statements: [
+        "ALTER TABLE processed_commands ADD COLUMN digest TEXT",
+        "ALTER TABLE processed_commands ADD COLUMN owner TEXT",
+        """
+        CREATE TABLE workers (
+            id TEXT PRIMARY KEY,
+            alive_until DOUBLE PRECISION NOT NULL
         )
         """,
     ])

@@ -7,23 +7,35 @@ import SQLKit
 struct SQLCommandLog: Sendable {
     /// `sync-cart` or `place-order`: which use case the command ids belong to.
     let kind: String
+    /// This worker, the owner of the claims it takes.
+    let owner: SQLWorkerLiveness
 
-    /// Inserts a claim, or takes over one whose lease ended, in one statement; false if another claim
-    /// holds or an outcome is recorded. The unique key makes a concurrent insert wait and then lose.
-    func takeClaim(_ commandID: CommandID, at now: Date, leaseUntil: Date, on database: any SQLDatabase) async throws -> Bool {
+    /// Inserts a claim, or takes over one whose lease ended or whose worker died, in one statement; false
+    /// if another claim holds or an outcome is recorded. The unique key makes a concurrent insert wait
+    /// and then lose.
+    ///
+    /// A worker died when it named itself as the claim's owner and its row in `workers` is gone or out of
+    /// date on the database's clock. A claim taken before owners were recorded names nobody and waits for
+    /// its lease; this worker's own claims are never dead to it.
+    func takeClaim(_ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, on database: any SQLDatabase) async throws -> Bool {
         try await database.raw("""
-            INSERT INTO processed_commands (kind, command_id, lease_until)
-            VALUES (\(bind: kind), \(bind: commandID.rawValue), \(bind: leaseUntil.timeIntervalSince1970))
-            ON CONFLICT (kind, command_id) DO UPDATE SET lease_until = excluded.lease_until
-            WHERE processed_commands.outcome IS NULL AND processed_commands.lease_until <= \(bind: now.timeIntervalSince1970)
+            INSERT INTO processed_commands (kind, command_id, lease_until, digest, owner)
+            VALUES (\(bind: kind), \(bind: commandID.rawValue), \(bind: leaseUntil.timeIntervalSince1970), \(bind: digest?.rawValue),
+                    \(bind: owner.worker))
+            ON CONFLICT (kind, command_id) DO UPDATE SET lease_until = excluded.lease_until, digest = excluded.digest, owner = excluded.owner
+            WHERE processed_commands.outcome IS NULL
+              AND (processed_commands.lease_until <= \(bind: now.timeIntervalSince1970)
+                   OR (processed_commands.owner IS NOT NULL AND processed_commands.owner <> \(bind: owner.worker) AND NOT EXISTS (
+                       SELECT 1 FROM workers
+                       WHERE workers.id = processed_commands.owner AND workers.alive_until > \(unsafeRaw: database.secondsSince1970))))
             RETURNING command_id
             """).first() != nil
     }
 
-    /// The recorded outcome (JSON) and the lease of a command, or nil if it has no row.
+    /// The recorded outcome (JSON), the lease and the digest of a command, or nil if it has no row.
     func entry(_ commandID: CommandID, on database: any SQLDatabase) async throws -> StoredRow? {
         try await database.raw("""
-            SELECT outcome, lease_until FROM processed_commands
+            SELECT outcome, lease_until, digest FROM processed_commands
             WHERE kind = \(bind: kind) AND command_id = \(bind: commandID.rawValue)
             """).first().map { StoredRow($0, of: "processed_commands") }
     }
@@ -44,11 +56,11 @@ struct SQLCommandLog: Sendable {
         return try entry.json("outcome", as: Outcome.self)
     }
 
-    /// Deletes an unfinished claim.
+    /// Deletes an unfinished claim of this worker's; one another worker took over is left to it.
     func release(_ commandID: CommandID, on database: any SQLDatabase) async throws {
         try await database.raw("""
             DELETE FROM processed_commands
-            WHERE kind = \(bind: kind) AND command_id = \(bind: commandID.rawValue) AND outcome IS NULL
+            WHERE kind = \(bind: kind) AND command_id = \(bind: commandID.rawValue) AND outcome IS NULL AND owner = \(bind: owner.worker)
             """).run()
     }
 }

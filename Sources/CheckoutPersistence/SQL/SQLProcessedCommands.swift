@@ -8,14 +8,16 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
 
     /// Tries the claim; if it is not taken, reads who has it. A claim released in between leaves no row,
     /// so it tries again; a few rounds, since each one means another worker made progress.
-    func claim(_ commandID: CommandID, at now: Date, leaseUntil: Date) async throws -> CommandClaim<Outcome> {
+    func claim(_ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date) async throws -> CommandClaim<Outcome> {
         try await executor.autocommit("claiming command \(commandID)") { [log] database in
             for _ in 1...3 {
-                if try await log.takeClaim(commandID, at: now, leaseUntil: leaseUntil, on: database) {
+                if try await log.takeClaim(commandID, digest: digest, at: now, leaseUntil: leaseUntil, on: database) {
                     return .claimed
                 }
                 guard let entry = try await log.entry(commandID, on: database) else { continue }
                 if try !entry.isNull("outcome") {
+                    let recorded = try entry.value("digest", as: String?.self).map(CommandDigest.init)
+                    guard CommandLog<Outcome>.matches(recorded, digest) else { return .conflicting }
                     return .completed(try entry.json("outcome", as: Outcome.self))
                 }
                 return .inProgress(until: try entry.date("lease_until"))

@@ -1,9 +1,12 @@
 import CheckoutDomain
 import SQLKit
 
-/// The store's own operations over SQL: catalog import, order lookup, reachability.
+/// The store's own operations over SQL: catalog import, order lookup, liveness, reachability.
 struct SQLStoreBackend: StoreBackend {
     let executor: SQLExecutor
+    let liveness: SQLWorkerLiveness
+    /// SQLite: one worker process per file, so another worker in `workers` is one that died.
+    let isSingleProcess: Bool
 
     /// Finds which SKUs exist first, so the report can tell inserts from updates on both engines.
     func importCatalog(_ products: [Product]) async throws -> CatalogImportReport {
@@ -43,6 +46,19 @@ struct SQLStoreBackend: StoreBackend {
                 orders.append(try await Self.order(from: StoredRow(row, of: "orders"), on: database))
             }
             return orders
+        }
+    }
+
+    func renewLiveness(window: Double, first: Bool) async throws {
+        try await executor.autocommit("renewing the liveness of worker \(liveness.worker)") { [liveness, isSingleProcess] database in
+            if first && isSingleProcess { try await liveness.forgetOthers(on: database) }
+            try await liveness.beat(window: window, on: database)
+        }
+    }
+
+    func retire() async throws {
+        try await executor.autocommit("retiring worker \(liveness.worker)") { [liveness] database in
+            try await liveness.retire(on: database)
         }
     }
 

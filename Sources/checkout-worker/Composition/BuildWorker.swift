@@ -33,6 +33,13 @@ func buildWorker(
         store = try await CheckoutStore.open(configuration.databaseURL, poolSize: configuration.databasePoolSize, logger: logger)
         resources.append(ClosingService(description: "database") { await store.close() })
     }
+    do {
+        try await store.renewLiveness(first: true)
+    } catch {
+        for resource in resources { await resource.close() }
+        throw error
+    }
+
     if let catalogFile = configuration.catalogFile {
         do {
             let report = try await store.importCatalog(try CatalogFileReader.products(at: catalogFile))
@@ -85,6 +92,7 @@ func buildWorker(
     // close after it, and the health endpoints answer until the end.
     var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: operations)]
     services += resources.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
+    services.append(.init(service: LivenessService(store: store, logger: logger)))
     services.append(.init(service: commands, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup))
     var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod

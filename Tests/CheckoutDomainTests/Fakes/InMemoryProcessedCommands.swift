@@ -6,8 +6,8 @@ struct InMemoryProcessedCommands<Outcome: Codable & Sendable & Equatable>: Proce
     let database: InMemoryDatabase
     let log: any (WritableKeyPath<DatabaseState, CommandLog<Outcome>> & Sendable)
 
-    func claim(_ commandID: CommandID, at now: Date, leaseUntil: Date) async throws -> CommandClaim<Outcome> {
-        try await database.transaction(.claimCommand) { [log] in $0[keyPath: log].claim(commandID, at: now, leaseUntil: leaseUntil) }
+    func claim(_ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date) async throws -> CommandClaim<Outcome> {
+        try await database.transaction(.claimCommand) { [log] in $0[keyPath: log].claim(commandID, digest: digest, at: now, leaseUntil: leaseUntil) }
     }
 
     func record(_ outcome: Outcome, for commandID: CommandID) async throws -> Outcome {

@@ -1,0 +1,36 @@
+import CheckoutPersistence
+import Logging
+import ServiceLifecycle
+
+/// Renews this worker's liveness in the database while it handles commands, and retires it at the end.
+///
+/// Placed before the command worker in the service group, so that it stops only after every command in
+/// flight has finished: until then other workers leave this one's claims alone. A worker killed outright
+/// stops renewing, and its claims are taken over within ``CheckoutStore/livenessWindow``.
+struct LivenessService: Service {
+    let store: CheckoutStore
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            var failures = 0
+            while !Task.isCancelled {
+                do {
+                    try await store.renewLiveness()
+                    failures = 0
+                } catch {
+                    failures += 1
+                    logger.warning("could not renew this worker's liveness; its claims may be taken over", metadata: [
+                        "error.message": "\(error)", "failures": "\(failures)",
+                    ])
+                }
+                try? await Task.sleep(for: CheckoutStore.livenessInterval)
+            }
+        }
+        do {
+            try await store.retire()
+        } catch {
+            logger.warning("could not retire this worker; its claims are free once its liveness runs out", metadata: ["error.message": "\(error)"])
+        }
+    }
+}

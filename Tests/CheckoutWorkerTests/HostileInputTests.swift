@@ -1,0 +1,157 @@
+import CheckoutMessaging
+import Foundation
+import RabbitMQ
+import Testing
+
+/// What a client controls besides the body (properties, headers, ids it re-uses) never takes the
+/// worker down, leaks another command's outcome, or loses a message. Against the real broker.
+@Suite struct HostileInputTests {
+    @Test func aTimestampAtTheEndOfItsRangeIsDeadLetteredAsItCameAndTheWorkerKeepsAnswering() async throws {
+        try await withWorld { world in
+            let properties = AMQPProperties(contentType: "application/json", messageID: "ts-1", timestamp: AMQPTimestamp(secondsSince1970: .max))
+            try await world.client.publish(AMQPMessage(exchange: world.names.commandsExchange, routingKey: "cart.sync", properties: properties,
+                                                       body: Array("not json".utf8), mandatory: true))
+
+            let dead = try #require(try await world.deadLetters.wait { $0.properties.messageID == "ts-1" }.first)
+            #expect(dead.properties.timestamp == AMQPTimestamp(secondsSince1970: .max))
+            #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "invalid-json")
+            try await expectStillAnswering(world)
+        }
+    }
+
+    @Test func aCommandWithAnExtremeTimestampIsHandled() async throws {
+        try await withWorld { world in
+            let properties = AMQPProperties(contentType: "application/json", messageID: "ts-2", timestamp: AMQPTimestamp(secondsSince1970: .max))
+            try await world.client.publish(AMQPMessage(exchange: world.names.commandsExchange, routingKey: "cart.sync", properties: properties,
+                                                       body: Array(Bodies.syncCart().utf8), mandatory: true))
+
+            let event = try #require(try await world.events.wait { $0.properties.correlationID == "ts-2" }.first)
+            #expect(event.properties.type == "cart.synced")
+        }
+    }
+
+    @Test func headersNestedTooDeepAreDeadLetteredCutWithAReason() async throws {
+        try await withWorld { world in
+            var deep = AMQPFieldValue.string("bottom")
+            for _ in 0..<100 { deep = .table(["t": deep]) }
+
+            try await world.send(.syncCart, Bodies.syncCart(), messageID: "deep-1", headers: ["deep": deep])
+
+            let dead = try #require(try await world.deadLetters.wait { $0.properties.messageID == "deep-1" }.first)
+            #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "headers-too-deep")
+            #expect(dead.properties.headers?["deep"] != nil)
+            try await expectStillAnswering(world)
+        }
+    }
+
+    @Test func clientHeadersThatLeaveNoRoomForTheDeadLetterHeadersAreDroppedAndNamed() async throws {
+        try await withWorld { world in
+            let room = world.client.maximumPropertiesByteCount
+            let headers: AMQPFieldTable = ["pad": .bytes(Array(repeating: 1, count: room - 200)), "x-mine": "kept if it fits"]
+
+            try await world.sendRaw("cart.sync", Array("{".utf8), messageID: "full-1", headers: headers)
+
+            let dead = try #require(try await world.deadLetters.wait { $0.properties.messageID == "full-1" }.first)
+            #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "invalid-json")
+            #expect(dead.properties.headers?["pad"] == nil)
+            let detail = try #require(dead.properties.headers?[RetryHeaders.errorDetail]?.stringValue)
+            #expect(detail.contains("headers dropped to fit the frame: pad, x-mine"))
+            try await expectStillAnswering(world)
+        }
+    }
+
+    @Test func aBodyOverTheLimitIsDeadLetteredWithItsFirstBytesAndItsSize() async throws {
+        try await withWorld { world in
+            let body = Array(repeating: UInt8(ascii: "["), count: 1 << 20)
+
+            try await world.sendRaw("cart.sync", body, messageID: "huge-1")
+
+            let dead = try #require(try await world.deadLetters.wait { $0.properties.messageID == "huge-1" }.first)
+            #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "body-too-large")
+            #expect(dead.body == Array(body.prefix(world.names.maximumBodyBytes)))
+            #expect(dead.properties.headers?[RetryHeaders.errorDetail]?.stringValue?.contains("\(1 << 20) bytes") == true)
+        }
+    }
+
+    @Test(arguments: ["sync-cart", "retry", "dead-letter"])
+    func aReplyToNamingOneOfTheWorkersOwnQueuesIsDeadLetteredAndAnswersNothing(queue: String) async throws {
+        try await withWorld { world in
+            let replyTo = switch queue {
+            case "sync-cart": world.names.syncCartQueue
+            case "retry": world.names.retryQueue(for: .placeOrder, retry: 0)
+            default: world.names.deadLetter
+            }
+
+            try await world.send(.syncCart, Bodies.syncCart(), messageID: "reply-1", replyTo: replyTo)
+
+            let dead = try #require(try await world.deadLetters.wait { $0.properties.messageID == "reply-1" }.first)
+            #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "invalid-reply-to")
+            try await expectStillAnswering(world)
+            #expect(world.events.about("reply-1").isEmpty)
+        }
+    }
+
+    @Test func aReusedMessageIDWithAnotherBodyIsRejectedWithNothingOfTheFirstOutcome() async throws {
+        try await withWorld { world in
+            try await world.send(.syncCart, Bodies.syncCart(customer: "cust-7", items: [("SKU-RED-M", 2)]), messageID: "dup-1")
+            try await world.events.wait { $0.properties.correlationID == "dup-1" }
+
+            try await world.send(.syncCart, Bodies.syncCart(customer: "cust-8", items: [("SKU-BLUE-L", 1)]), messageID: "dup-1",
+                                 correlationID: "dup-1-again", replyTo: world.replyQueue)
+
+            let reply = try #require(try await world.replies.wait { $0.properties.correlationID == "dup-1-again" }.first)
+            #expect(reply.properties.type == "cart.sync-rejected")
+            let body = Bodies.json(reply)
+            #expect(body["reason"] as? String == "duplicate-message-id")
+            #expect(body["items"] == nil && body["customerId"] == nil && body["version"] == nil)
+
+            try await world.send(.syncCart, Bodies.syncCart(customer: "cust-7", items: [("SKU-RED-M", 2)]), messageID: "dup-1", correlationID: "dup-1-resent")
+            let replayed = try #require(try await world.events.wait { $0.properties.correlationID == "dup-1-resent" }.first)
+            #expect(replayed.properties.type == "cart.synced")
+        }
+    }
+
+    @Test func wrongTypedHeadersTheWorkerReadsDoNotStopTheCommand() async throws {
+        try await withWorld { world in
+            let headers: AMQPFieldTable = [
+                RetryHeaders.retryCount: .string("many"),
+                RetryHeaders.originalRoutingKey: .bytes([0xFF, 0xFE]),
+                "traceparent": .int64(-1),
+                // A NaN double never reaches a worker: RabbitMQ closes the publisher's connection (INTERNAL_ERROR).
+                "tracestate": .table(["a": .double(-.greatestFiniteMagnitude)]),
+            ]
+
+            try await world.send(.syncCart, Bodies.syncCart(), messageID: "typed-1", headers: headers)
+
+            let event = try #require(try await world.events.wait { $0.properties.correlationID == "typed-1" }.first)
+            #expect(event.properties.type == "cart.synced")
+        }
+    }
+
+    @Test func aDeletedCommandQueueIsDeclaredAgainAndConsumed() async throws {
+        try await withWorld { world in
+            _ = try await world.client.deleteQueue(world.names.syncCartQueue)
+
+            let deadline = ContinuousClock.now + .seconds(20)
+            var routed = false
+            while !routed, ContinuousClock.now < deadline {
+                do {
+                    try await world.send(.syncCart, Bodies.syncCart(), messageID: "after-delete")
+                    routed = true
+                } catch let error as AMQPError where error.code == .unroutable {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+
+            #expect(routed)
+            try await world.events.wait { $0.properties.correlationID == "after-delete" }
+        }
+    }
+
+    /// A valid command sent after the hostile one is answered: the worker is still up and consuming.
+    private func expectStillAnswering(_ world: TestWorld) async throws {
+        let id = "alive-\(UUID().uuidString.prefix(8))"
+        try await world.send(.syncCart, Bodies.syncCart(cart: "cart-alive"), messageID: id)
+        try await world.events.wait { $0.properties.correlationID == id }
+    }
+}
