@@ -42,13 +42,19 @@ read -r -t 5 _ status _ <&3
 [ "$status" = 200 ]
 PROBE
 
+# The program and the demo catalog belong to root and are read-only for the worker; the only place it
+# can write is its data directory, where the default SQLite database lives. It is a volume, so the database
+# outlives the container; with PostgreSQL (CHECKOUT_DATABASE_URL=postgres://...) it stays empty.
 WORKDIR /app
-COPY --from=build --chown=checkout:checkout /staging /app
-COPY --chown=checkout:checkout demo-catalog.json /app/demo-catalog.json
+COPY --from=build /staging /app
+COPY demo-catalog.json /app/demo-catalog.json
+RUN install -d -o checkout -g checkout -m 0750 /var/lib/checkout-worker
+VOLUME /var/lib/checkout-worker
 USER checkout:checkout
 
 # Symbolicated crash backtraces on standard error, without an interactive debugger.
 ENV SWIFT_BACKTRACE=enable=yes,sanitize=yes,threads=all,images=all,interactive=no,swift-backtrace=/app/swift-backtrace-static \
+    CHECKOUT_DATABASE_URL=sqlite:///var/lib/checkout-worker/checkout.sqlite \
     CHECKOUT_HTTP_PORT=8080 \
     CHECKOUT_LOG_FORMAT=json
 

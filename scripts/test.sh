@@ -6,7 +6,9 @@
 # they were already running before (then they are left as found). KEEP_TEST_SERVERS=1 keeps them up.
 # The chaos and cluster suites also need the three-node test cluster (`test-servers.sh start-cluster`),
 # started for the whole run, or for a run whose arguments name them (--filter ChaosTests).
-# The exit code is swift test's.
+# A full run (no arguments) ends with scripts/check-examples.sh: compose and the Kubernetes manifests
+# validated offline, the Python client example run against the built worker.
+# The exit code is swift test's, or check-examples.sh's when the tests passed.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -102,7 +104,11 @@ else
     else
         rc=1
     fi
+    say "running scripts/check-examples.sh (compose and Kubernetes validated, the Python client against the worker)"
+    scripts/check-examples.sh 8>&-
+    examples_rc=$?
+    [[ $rc -ne 0 ]] || rc=$examples_rc
 fi
 set -e
-say "swift test exited with $rc"
+say "test.sh exits with $rc"
 exit "$rc"

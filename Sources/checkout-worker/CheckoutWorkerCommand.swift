@@ -10,6 +10,7 @@ struct CheckoutWorkerCommand: AsyncParsableCommand {
             Every setting is read from its CHECKOUT_* environment variable and can be given as a flag to `run`.
             The message contract is described in asyncapi.yaml.
             """,
+        version: CheckoutWorkerVersion.current,
         subcommands: [RunCommand.self, CatalogCommand.self, SendCommand.self, DeadLettersCommand.self],
         defaultSubcommand: RunCommand.self
     )

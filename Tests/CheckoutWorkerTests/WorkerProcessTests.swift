@@ -1,3 +1,4 @@
+@testable import checkout_worker
 import CheckoutMessaging
 import Foundation
 import RabbitMQ
@@ -75,6 +76,13 @@ import Testing
 
             try await load.finishWithASecondWorker(in: world)
         }
+    }
+
+    @Test func printsItsVersion() async throws {
+        let worker = try WorkerProcess(["--version"], environment: [:])
+
+        #expect(try await worker.waitForExit(timeout: .seconds(20)) == 0)
+        #expect(worker.standardOutput == CheckoutWorkerVersion.current + "\n")
     }
 
     @Test(arguments: [
