@@ -6,16 +6,17 @@ import SQLKit
 /// PostgreSQL through `PostgresClient`'s pool; row locks and `WHERE` guards make concurrent writers safe
 /// at the default isolation (read committed), so no transaction needs retrying for serialization.
 struct PostgresEngine: SQLEngine {
-    /// An arbitrary key every checkout-worker shares, so that one process at a time migrates.
-    private static let migrationLockKey = 4_172_935_610
 
     private let client: PostgresClient
     private let runTask: Task<Void, Never>
     private let location: PostgresLocation
     private let logger: Logger
+    private let callLimit: Duration
 
     /// Starts the client's pool of up to `poolSize` connections; ``close()`` stops it.
-    static func start(_ location: PostgresLocation, poolSize: Int, logger: Logger) throws -> PostgresEngine {
+    ///
+    /// - Parameter callLimit: How long a call may go unanswered; see ``callDeadline``.
+    static func start(_ location: PostgresLocation, poolSize: Int, logger: Logger, callLimit: Duration = .seconds(10)) throws -> PostgresEngine {
         var configuration = PostgresClient.Configuration(
             host: location.host,
             port: location.port,
@@ -34,51 +35,53 @@ struct PostgresEngine: SQLEngine {
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.additionalStartupParameters = startupParameters(location)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        return PostgresEngine(client: client, runTask: Task { await client.run() }, location: location, logger: logger)
+        return PostgresEngine(client: client, runTask: Task { await client.run() }, location: location, logger: logger, callLimit: callLimit)
     }
 
     /// A call whose connection was cut can wait forever in the pool; a command gives up after this.
     /// Long enough for any statement of the worker and a catalog import of tens of thousands of rows.
     /// Timed on the event loops the client's connections run on.
-    var callDeadline: DatabaseDeadline? { DatabaseDeadline(limit: .seconds(10), timers: PostgresClient.defaultEventLoopGroup) }
+    var callDeadline: DatabaseDeadline? { DatabaseDeadline(limit: callLimit, timers: PostgresClient.defaultEventLoopGroup) }
 
     func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await withConnection(body)
     }
 
     func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await client.withConnection { try await body($0.sql(logger: logger)) }
+        try await leasing { try await body($0.sql(logger: logger)) }
     }
 
     func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>) async throws -> Result {
-        try await client.withConnection { try await $0.sql(logger: logger).inTransaction(beginning: "BEGIN", body) }
+        try await leasing { try await $0.sql(logger: logger).inTransaction(beginning: "BEGIN", body) }
     }
 
-    /// A transaction-scoped advisory lock: released at commit or rollback, also when the process dies.
+    /// Runs `body` on a pooled connection, and closes that connection if the call is cancelled (the
+    /// deadline gave up on it): a connection whose answer nobody waits for, possibly wedged, would
+    /// otherwise stay leased until the server answered, if ever. The pool opens a new one.
+    private func leasing<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await client.withConnection { connection in
+            try await withTaskCancellationHandler {
+                try await body(connection)
+            } onCancel: {
+                let closing: EventLoopFuture<Void> = connection.close()
+                closing.whenComplete { _ in }
+            }
+        }
+    }
+
+    /// A transaction-scoped advisory lock on the schema being migrated: released at commit or rollback,
+    /// also when the process dies. Workers of one schema take turns; those of other schemas do not wait.
     func lockForMigrations(_ database: any SQLDatabase) async throws {
-        try await database.raw("SELECT pg_advisory_xact_lock(\(literal: Self.migrationLockKey))").run()
+        try await database.raw("SELECT pg_advisory_xact_lock(hashtext('checkout-worker migrations ' || current_schema()))").run()
     }
 
-    /// Opens a connection of its own: the pool would wait for the server up to its circuit breaker (a minute)
-    /// before failing, too long for a readiness probe.
+    /// Asks through the pool the worker uses, so that a pool whose connections are all stuck reads as not
+    /// ready; bounded by a few seconds, since the pool would wait for a lost server up to its circuit
+    /// breaker (a minute), too long for a readiness probe.
     func checkReachable() async throws {
-        var configuration = PostgresConnection.Configuration(
-            host: location.host,
-            port: location.port,
-            username: location.username,
-            password: location.password,
-            database: location.database,
-            tls: try Self.connectionTLS(location.tls)
-        )
-        configuration.options.connectTimeout = .seconds(5)
-        configuration.options.additionalStartupParameters = Self.startupParameters(location)
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
-        do {
-            try await connection.sql(logger: logger).raw("SELECT 1").run()
-            try await connection.close()
-        } catch {
-            try? await connection.close()
-            throw error
+        let deadline = DatabaseDeadline(limit: min(callLimit, .seconds(5)), timers: PostgresClient.defaultEventLoopGroup)
+        try await deadline.run("checking that the database answers") {
+            try await withConnection { try await $0.raw("SELECT 1").run() }
         }
     }
 
@@ -87,8 +90,11 @@ struct PostgresEngine: SQLEngine {
         await runTask.value
     }
 
+    /// The schema, and server-side bounds that match the call limit: a statement the worker gave up on
+    /// stops on the server too, and a transaction left open by a worker cut off from the server releases
+    /// its row locks.
     private static func startupParameters(_ location: PostgresLocation) -> [(String, String)] {
-        location.schema.map { [("search_path", $0)] } ?? []
+        [("statement_timeout", "30s"), ("idle_in_transaction_session_timeout", "30s")] + (location.schema.map { [("search_path", $0)] } ?? [])
     }
 
     private static func clientTLS(_ mode: PostgresLocation.TLSMode) -> PostgresClient.Configuration.TLS {
@@ -96,14 +102,6 @@ struct PostgresEngine: SQLEngine {
         case .disable: .disable
         case .prefer: .prefer(.makeClientConfiguration())
         case .require: .require(.makeClientConfiguration())
-        }
-    }
-
-    private static func connectionTLS(_ mode: PostgresLocation.TLSMode) throws -> PostgresConnection.Configuration.TLS {
-        switch mode {
-        case .disable: .disable
-        case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
         }
     }
 }

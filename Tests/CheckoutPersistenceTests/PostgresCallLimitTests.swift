@@ -1,0 +1,33 @@
+@testable import CheckoutPersistence
+import CheckoutDomain
+import SQLKit
+import Testing
+
+/// A PostgreSQL call the worker gave up on does not keep its connection: the pool serves the next
+/// call at once, and readiness asks through that same pool.
+@Suite struct PostgresCallLimitTests {
+    @Test func aCallAbandonedAtItsLimitGivesItsConnectionUpAndTheNextCallIsServed() async throws {
+        try await TestPostgres.withSchema { schema in
+            guard case .postgres(let location) = try DatabaseURL(TestPostgres.url(schema: schema)) else {
+                Issue.record("the test URL is not a PostgreSQL URL")
+                return
+            }
+            let engine = try PostgresEngine.start(location, poolSize: 1, logger: TestLogger.logger, callLimit: .seconds(1))
+            let executor = SQLExecutor(engine: engine)
+            do {
+                let error = await #expect(throws: RetryableError.self) {
+                    try await executor.read("a call that outlives its limit") { try await $0.raw("SELECT pg_sleep(20)").run() }
+                }
+                #expect(error?.code == .databaseUnavailable)
+
+                // The pool's only connection was the stuck one: this answers only if it was closed and replaced.
+                try await executor.read("the next call") { try await $0.raw("SELECT 1").run() }
+                try await engine.checkReachable()
+            } catch {
+                await engine.close()
+                throw error
+            }
+            await engine.close()
+        }
+    }
+}
