@@ -13,7 +13,7 @@ import Testing
     @Test func orderRejectionReasonsAreTheContractsStrings() {
         #expect(PlaceOrderRejectionReason.allCases.map(\.rawValue) == [
             "invalid-request", "cart-not-found", "forbidden", "cart-checked-out", "cart-empty", "cart-changed",
-            "price-changed", "out-of-stock", "payment-declined", "order-failed", "unavailable", "payment-unavailable",
+            "price-changed", "out-of-stock", "payment-declined", "payment-failed", "order-failed", "unavailable", "payment-unavailable",
         ])
     }
 
