@@ -5,8 +5,9 @@ import NIOPosix
 /// A local HTTP server that speaks the subset of the Stripe API that `StripePaymentProcessor` uses,
 /// for tests and chaos runs in-process: no network, no account.
 ///
-/// - `POST /v1/payment_intents` (create and confirm), `POST /v1/refunds`, and
-///   `GET /v1/payment_intents/search` with `metadata['command_id']:'…'`;
+/// - `POST /v1/payment_methods` from a card token, `POST /v1/payment_intents` (create and confirm
+///   a PaymentMethod id), `POST /v1/refunds`, and `GET /v1/payment_intents/search` with
+///   `metadata['command_id']:'…'`;
 /// - bearer authentication with ``FakeStripeOptions/apiKey``;
 /// - an answer stored per `Idempotency-Key` and replayed to repeats, a repeated key with other
 ///   parameters refused with 400 `idempotency_error`;
