@@ -24,7 +24,9 @@ import NIOHTTP1
 /// A PaymentIntent left in `requires_action` (the card wants 3-D Secure, which a queue worker
 /// cannot complete) is a decline with `authentication_required`; nothing was taken.
 ///
-/// A refund uses the key `refund-<intent id>`, so it happens once.
+/// Approved PaymentIntents are remembered by command (``StripeApprovedCharges``), so
+/// ``refundCharge(madeWith:)`` refunds by id; Stripe's search is only the fallback for a charge whose
+/// answer never reached this process. A refund uses the key `refund-<intent id>`, so it happens once.
 ///
 /// The secret key is sent only in the `Authorization` header: it is not logged, and is cut out of
 /// the Stripe messages kept in errors and failures.
@@ -36,6 +38,7 @@ public struct StripePaymentProcessor: PaymentProcessor {
     private let configuration: StripeConfiguration
     private let httpClient: HTTPClient
     private let logger: Logger
+    private let approvals = StripeApprovedCharges()
 
     /// - Parameter httpClient: Best made with ``StripeConfiguration/httpClientConfiguration``; whatever its
     ///   settings, each request is bounded by the configuration's connect plus read timeout.
@@ -84,6 +87,7 @@ public struct StripePaymentProcessor: PaymentProcessor {
             guard payment.amount == amount else {
                 throw PaymentProcessorError(code: .unexpectedResponse, context: "\(context): Stripe charged \(payment.amount) in \(intent.id)")
             }
+            approvals.record(payment, for: idempotencyKey)
             logger.info("Stripe approved a charge", metadata: ["command-id": "\(idempotencyKey)", "payment-id": "\(intent.id)"])
             return .approved(payment)
         case "requires_action":
@@ -107,13 +111,18 @@ public struct StripePaymentProcessor: PaymentProcessor {
         logger.info("Stripe refunded a payment", metadata: ["payment-id": "\(payment.id)"])
     }
 
-    /// Finds the charge through Stripe's search API by `metadata[command_id]`, and refunds it.
+    /// Refunds the PaymentIntent this processor saw approved for the command; failing that, finds it
+    /// through Stripe's search API by `metadata[command_id]` and refunds it.
     ///
     /// Stripe's search is not read-after-write: a PaymentIntent can take up to about a minute
-    /// (longer during an incident) to be found. So this is for commands abandoned after their
-    /// retries, minutes after the lost answer, and a `nil` soon after a charge is not a proof
-    /// that nothing was taken.
+    /// (longer during an incident) to be found. It is only asked for a charge whose answer was lost
+    /// before it reached this process (a timeout, a crash); there a `nil` soon after the charge is
+    /// not a proof that nothing was taken.
     public func refundCharge(madeWith idempotencyKey: CommandID) async throws -> Payment? {
+        if let payment = approvals.payment(for: idempotencyKey) {
+            try await refund(payment)
+            return payment
+        }
         let context = "refunding the charge of command \(idempotencyKey)"
         let query = StripeForm.encode(["query": "metadata['command_id']:'\(idempotencyKey)'"])
         let response = try await send(.GET, "/v1/payment_intents/search?\(query)", form: nil, idempotencyKey: nil, context: context)

@@ -158,7 +158,10 @@ final class FakeStripeAPI: Sendable {
                           message: "The fake Stripe only searches metadata['command_id']:'…'")
         }
         let commandID = String(query.dropFirst(prefix.count).dropLast())
-        let found = state.ledger.charges(forCommand: commandID).map(Self.paymentIntent)
+        let indexedBefore = ContinuousClock.now - options.searchLag
+        let found = state.ledger.charges(forCommand: commandID)
+            .filter { charge in state.chargedAt[charge.paymentIntentID].map { $0 <= indexedBefore } ?? true }
+            .map(Self.paymentIntent)
         return .json(200, ["object": "search_result", "url": "/v1/payment_intents/search", "has_more": false, "data": found])
     }
 

@@ -4,6 +4,8 @@ struct FakeStripeState: Sendable {
     var charges: [FakeStripeCharge] = []
     var refunds: [FakeStripeRefund] = []
     var paymentMethods: [FakeStripePaymentMethod] = []
+    /// When each PaymentIntent (by id) was made, for the search's lag.
+    var chargedAt: [String: ContinuousClock.Instant] = [:]
     var requestCount = 0
     var answers: [String: FakeStripeStoredAnswer] = [:]
     var random: SplitMix64
@@ -24,6 +26,7 @@ struct FakeStripeState: Sendable {
             isRefunded: false
         )
         charges.append(charge)
+        chargedAt[charge.paymentIntentID] = .now
         return charge
     }
 

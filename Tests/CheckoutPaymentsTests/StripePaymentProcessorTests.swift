@@ -180,6 +180,18 @@ import Testing
         }
     }
 
+    @Test func refundsTheChargeItSawApprovedByIdWhileSearchCannotSeeItYet() async throws {
+        try await TestStripe.withFakeStripe(FakeStripeOptions(searchLag: .seconds(600))) { sut, stripe in
+            let key = try uniqueCommandID()
+            let payment = try #require(try await sut.charge(euros(5998), with: visa, idempotencyKey: key).approvedPayment)
+
+            let refunded = try await sut.refundCharge(madeWith: key)
+
+            #expect(refunded == payment)
+            #expect(stripe.ledger.refunds.map(\.paymentIntentID) == [payment.id.rawValue])
+        }
+    }
+
     @Test func aWrongAPIKeyIsRefusedForGoodAndNeverShownInErrorsOrLogs() async throws {
         let secret = "sk_test_wrong_secret_4242"
         let recorder = LogRecorder()
