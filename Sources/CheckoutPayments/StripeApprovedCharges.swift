@@ -6,12 +6,12 @@ import Synchronization
 /// miss a charge made seconds earlier.
 ///
 /// In memory, for this process: a command retried after a crash of the worker that charged it finds
-/// nothing here, and falls back to the search. Entries older than ``retention`` go first, and at most
-/// ``capacity`` are kept, the oldest dropped.
+/// nothing here, and falls back to the search. An approval is kept for ``retention``, and at most
+/// ``capacity`` of them, the oldest dropped first.
 final class StripeApprovedCharges: Sendable {
-    /// Longer than a command's whole retry ladder (`1s,5s,30s,2m,10m` by default) plus a claim lease.
-    static let retention = Duration.seconds(3_600)
-    static let capacity = 100_000
+    /// An hour by default: longer than a command's whole retry ladder (`1s,5s,30s,2m,10m` by default) plus a claim lease.
+    let retention: Duration
+    let capacity: Int
 
     private struct Entry {
         let payment: Payment
@@ -20,22 +20,28 @@ final class StripeApprovedCharges: Sendable {
 
     private struct State {
         var entries: [CommandID: Entry] = [:]
-        /// Keys in the order they were first recorded, oldest first; `start` skips those already dropped.
+        /// Keys in the order they were recorded, oldest first; `start` skips those already dropped.
         var order: [CommandID] = []
         var start = 0
     }
 
     private let state = Mutex(State())
 
+    init(retention: Duration = .seconds(3_600), capacity: Int = 100_000) {
+        self.retention = retention
+        self.capacity = max(capacity, 1)
+    }
+
+    /// Keeps the first approval of a command: a repeat (Stripe's replayed answer) is the same PaymentIntent.
     func record(_ payment: Payment, for commandID: CommandID, at now: ContinuousClock.Instant = .now) {
         state.withLock { state in
-            if state.entries.updateValue(Entry(payment: payment, approvedAt: now), forKey: commandID) == nil {
+            if state.entries[commandID] == nil {
+                state.entries[commandID] = Entry(payment: payment, approvedAt: now)
                 state.order.append(commandID)
             }
             while state.start < state.order.count {
                 let oldest = state.order[state.start]
-                guard let entry = state.entries[oldest] else { state.start += 1; continue }
-                guard state.entries.count > Self.capacity || now - entry.approvedAt > Self.retention else { break }
+                guard let entry = state.entries[oldest], state.entries.count > capacity || now - entry.approvedAt > retention else { break }
                 state.entries[oldest] = nil
                 state.start += 1
             }
