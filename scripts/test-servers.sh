@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Private RabbitMQ and PostgreSQL servers for the test suite.
+# Private RabbitMQ, PostgreSQL and localstripe servers for the test suite.
 #
-#   scripts/test-servers.sh start             install missing Debian packages, make certs, start both servers
+#   scripts/test-servers.sh start             install missing Debian packages, make certs, start the three servers
 #   scripts/test-servers.sh stop              stop what `start` started (safe when nothing runs)
 #   scripts/test-servers.sh env               print the `export NAME=value` lines the tests read
-#   scripts/test-servers.sh status            say what runs (exit 0 when both run, 3 otherwise)
+#   scripts/test-servers.sh status            say what runs (exit 0 when all three run, 3 otherwise)
 #   scripts/test-servers.sh install           only install the missing Debian packages (the build needs librabbitmq-dev)
 #   scripts/test-servers.sh restart-rabbitmq  stop and start the whole RabbitMQ node (Erlang VM included)
 #   scripts/test-servers.sh start-rabbitmq    start only RabbitMQ; stop-rabbitmq stops it
+#   scripts/test-servers.sh start-localstripe start only localstripe (installing it first); stop-localstripe stops it
 #   scripts/test-servers.sh ctl ARGS...       rabbitmqctl against the private node (= scripts/rabbitmqctl.sh)
 #   scripts/test-servers.sh start-cluster     start a three-node RabbitMQ cluster (for the chaos and cluster suites)
 #   scripts/test-servers.sh stop-cluster      stop it (`stop` does too)
@@ -18,7 +19,11 @@
 #   source scripts/test-servers.sh            start (or reuse) the servers and export the env into this shell
 #
 # Everything lives in .servers/ at the repository root: certs/, rabbitmq/ (config, data, logs,
-# its own HOME with the Erlang cookie), postgres/ (cluster, log). Works as root and as a normal user.
+# its own HOME with the Erlang cookie), postgres/ (cluster, log), localstripe/ (a Python virtual
+# environment with localstripe from PyPI, its log). Works as root and as a normal user.
+#
+# localstripe is a Stripe fake written by others, so the Stripe adapter is tested against more than our
+# own assumptions. It keeps its state in memory, on 127.0.0.1:21480.
 #
 # Ports: AMQP 127.0.0.1:21672, AMQPS 127.0.0.1:21671, PostgreSQL 127.0.0.1:21432; Erlang
 # distribution 21673, a private epmd on 21674, rabbitmqctl's own distribution 21680-21699.
@@ -81,7 +86,13 @@ RMQ_PEERS=()
 RMQ_START_TIMEOUT="${RMQ_START_TIMEOUT:-90}"
 PG_START_TIMEOUT="${PG_START_TIMEOUT:-60}"
 RMQ_SBIN=/usr/lib/rabbitmq/bin
-PACKAGES=(rabbitmq-server librabbitmq-dev libssl-dev postgresql openssl pkg-config)
+PACKAGES=(rabbitmq-server librabbitmq-dev libssl-dev postgresql openssl pkg-config python3 python3-venv)
+
+LS_DIR="$STATE/localstripe"
+LS_VENV="$LS_DIR/venv"
+LS_PORT="${LS_PORT:-21480}"
+LS_VERSION=1.15.10
+LS_START_TIMEOUT="${LS_START_TIMEOUT:-30}"
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'test-servers: ERROR: %s\n' "$*" >&2; exit 1; }
@@ -650,6 +661,99 @@ pg_stop() {
     fi
 }
 
+# ---------------------------------------------------------------- localstripe
+
+# Runs localstripe's aiohttp app on 127.0.0.1 only (its own `start` listens on every interface) and in
+# memory only (it would otherwise pickle its whole store to /tmp/localstripe.pickle, shared by every
+# checkout on the machine, after every POST).
+LS_MAIN='
+import sys
+from aiohttp import web
+from localstripe import resources, server
+resources.Store.dump_to_disk = lambda self: None
+web.run_app(server.app, host="127.0.0.1", port=int(sys.argv[1]), access_log=None, print=None)
+'
+
+ls_pid() { read_pid "$LS_DIR/localstripe.pid"; }
+ls_running() { mentions "$(ls_pid)" "$LS_VENV"; }
+ls_installed() {
+    [[ -x "$LS_VENV/bin/python" ]] && "$LS_VENV/bin/python" -c \
+        "import importlib.metadata as m, localstripe; assert m.version('localstripe') == '$LS_VERSION'" >/dev/null 2>&1
+}
+# Answers an authenticated request: the app is up, not just the socket.
+ls_answers() {
+    "$LS_VENV/bin/python" -c "
+import urllib.request
+request = urllib.request.Request('http://127.0.0.1:$LS_PORT/v1/payment_intents?limit=1', headers={'Authorization': 'Bearer sk_test_probe'})
+urllib.request.urlopen(request, timeout=3).read()
+" >/dev/null 2>&1
+}
+
+ls_install() {
+    ls_installed && return 0
+    local python=python3
+    [[ -x /usr/bin/python3 ]] && python=/usr/bin/python3
+    command -v "$python" >/dev/null || die "python3 is needed to run localstripe (Debian: python3 python3-venv)"
+    say "installing localstripe $LS_VERSION from PyPI into ${LS_VENV#"$ROOT"/}"
+    rm -rf "$LS_VENV"
+    mkdir -p "$LS_DIR"
+    "$python" -m venv "$LS_VENV" >"$LS_DIR/install.log" 2>&1 \
+        && "$LS_VENV/bin/pip" install --disable-pip-version-check --no-input "localstripe==$LS_VERSION" >>"$LS_DIR/install.log" 2>&1 \
+        && ls_installed \
+        || { show_log "$LS_DIR/install.log" 40; die "could not install localstripe $LS_VERSION into $LS_VENV"; }
+}
+
+ls_fail() {
+    show_log "$LS_DIR/localstripe.log" 40
+    ls_stop >/dev/null 2>&1 || true # leave nothing half-started behind
+    die "$*"
+}
+
+ls_start() {
+    if ls_running; then
+        if ls_answers; then
+            say "localstripe already running on $LS_PORT, reusing it"
+            return 0
+        fi
+        say "a previous localstripe does not answer, restarting it"
+        ls_stop
+    fi
+    port_open "$LS_PORT" && die "port $LS_PORT on 127.0.0.1 is already used by another process (not our localstripe): free it first"
+    ls_install
+    say "starting localstripe on $LS_PORT"
+    local t0=$SECONDS
+    [[ -e "$LS_DIR/localstripe.log" ]] && mv -f "$LS_DIR/localstripe.log" "$LS_DIR/localstripe.log.prev"
+    (
+        cd "$LS_DIR"
+        close_inherited_descriptors
+        exec setsid "$LS_VENV/bin/python" -c "$LS_MAIN" "$LS_PORT"
+    ) >>"$LS_DIR/localstripe.log" 2>&1 </dev/null 8>&- 9>&- &
+    echo $! >"$LS_DIR/localstripe.pid"
+    local deadline=$((SECONDS + LS_START_TIMEOUT))
+    until ls_answers; do
+        ls_running || ls_fail "localstripe exited during start-up"
+        ((SECONDS < deadline)) || ls_fail "localstripe does not answer on $LS_PORT within ${LS_START_TIMEOUT}s"
+        sleep 0.3
+    done
+    say "localstripe up in $((SECONDS - t0))s"
+}
+
+ls_stop() {
+    local pid
+    pid="$(ls_pid)"
+    if mentions "$pid" "$LS_VENV"; then
+        say "stopping localstripe"
+        kill -TERM "$pid" 2>/dev/null || true
+        local deadline=$((SECONDS + 10))
+        while alive "$pid" && ((SECONDS < deadline)); do sleep 0.2; done
+        if alive "$pid"; then
+            say "localstripe process $pid did not stop, killing it"
+            kill -KILL "$pid" 2>/dev/null || true
+        fi
+    fi
+    rm -f "$LS_DIR/localstripe.pid"
+}
+
 # ---------------------------------------------------------------- commands
 
 print_env() {
@@ -664,6 +768,7 @@ export RABBITMQ_CLIENT_CERT_FILE='$CERTS/client.pem'
 export RABBITMQ_CLIENT_KEY_FILE='$CERTS/client.key'
 export RABBITMQCTL='$ctl'
 export POSTGRES_URL='postgres://$PG_USER:$PG_PASSWORD@127.0.0.1:$PG_PORT/$PG_DB'
+export LOCALSTRIPE_URL='http://127.0.0.1:$LS_PORT'
 EOF
 }
 
@@ -683,6 +788,7 @@ status() {
         resolve_pg_base
     fi
     if [[ -n "$PG_BIN" ]] && pg_running; then echo "postgres: running (pid $(pg_pid))"; else echo "postgres: stopped"; rc=3; fi
+    if ls_running; then echo "localstripe: running (pid $(ls_pid), port $LS_PORT)"; else echo "localstripe: stopped"; rc=3; fi
     return "$rc"
 }
 
@@ -696,12 +802,22 @@ main() {
             make_certs
             rmq_start
             pg_start
+            ls_start
             ;;
         stop)
             lock
             cluster_stop
             rmq_stop
             if [[ -d /usr/lib/postgresql && ( -e "$PG_LINK" || -L "$PG_LINK" ) ]]; then pg_stop; fi
+            ls_stop
+            ;;
+        start-localstripe)
+            lock
+            ls_start
+            ;;
+        stop-localstripe)
+            lock
+            ls_stop
             ;;
         start-rabbitmq)
             lock
@@ -751,7 +867,7 @@ main() {
         status) status ;;
         ctl) rmqctl "$@" ;;
         *)
-            echo "usage: $0 start|stop|env|status|install|start-rabbitmq|stop-rabbitmq|restart-rabbitmq|ctl ARGS..." >&2
+            echo "usage: $0 start|stop|env|status|install|start-rabbitmq|stop-rabbitmq|restart-rabbitmq|start-localstripe|stop-localstripe|ctl ARGS..." >&2
             echo "       $0 start-cluster|stop-cluster|cluster-env|cluster-status|start-cluster-node N|stop-cluster-node N|cluster-ctl N ARGS..." >&2
             exit 2
             ;;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The project's test command:
-#   scripts/test.sh                 build, start private RabbitMQ + PostgreSQL, run `swift test`, stop them
+#   scripts/test.sh                 build, start private RabbitMQ, PostgreSQL and localstripe, run `swift test`, stop them
 #   scripts/test.sh --filter X      any arguments go to `swift test`
 # The servers (see scripts/test-servers.sh) are stopped on exit, also on failure or Ctrl-C, unless
 # they were already running before (then they are left as found). KEEP_TEST_SERVERS=1 keeps them up.

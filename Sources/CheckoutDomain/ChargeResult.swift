@@ -2,4 +2,6 @@
 public enum ChargeResult: Hashable, Sendable {
     case approved(Payment)
     case declined(DeclineCode)
+    /// Refused for good for a reason other than a decline; nothing was charged.
+    case failed(PaymentFailure)
 }

@@ -7,18 +7,21 @@ struct PlaceOrderCommand: Sendable {
     let expectedTotal: Money
     let paymentToken: PaymentToken
 
-    init(validating request: PlaceOrderRequest) throws(InvalidRequest) {
+    /// - Parameter payments: Checks the token's form, which only the payment processor knows.
+    init(validating request: PlaceOrderRequest, payments: any PaymentProcessor) throws(InvalidRequest) {
         var invalid = InvalidRequest()
         let id = invalid.check("message_id", try CommandID(request.commandID))
         let cartID = invalid.check("cartId", try CartID(request.cartID))
         let customerID = invalid.check("customerId", try CustomerID(request.customerID))
         let currency = invalid.check("currency", try CurrencyCode(request.currency))
-        guard let id, let cartID, let customerID, let currency else { throw invalid }
+        let token = PaymentToken(request.paymentToken)
+        let tokenChecked: Void? = invalid.check("payment.token", try payments.validate(token))
+        guard let id, let cartID, let customerID, let currency, tokenChecked != nil else { throw invalid }
         self.id = id
         self.cartID = cartID
         self.customerID = customerID
         cartVersion = request.cartVersion
         expectedTotal = Money(minorUnits: request.expectedTotal, currency: currency)
-        paymentToken = PaymentToken(request.paymentToken)
+        paymentToken = token
     }
 }

@@ -15,6 +15,9 @@ public enum PlaceOrderRejectionReason: String, Hashable, Codable, Sendable, Case
     /// A line is not in stock, or its product is no longer on sale.
     case outOfStock = "out-of-stock"
     case paymentDeclined = "payment-declined"
+    /// The payment processor refused the payment for good for another reason than a decline
+    /// (an unknown or unusable payment method, parameters it will not take); nothing was charged.
+    case paymentFailed = "payment-failed"
     /// The charge succeeded but the order could not be stored; the charge was refunded.
     case orderFailed = "order-failed"
     /// The `message_id` was used by another command (another body); nothing was done.
@@ -32,7 +35,7 @@ public enum PlaceOrderRejectionReason: String, Hashable, Codable, Sendable, Case
     var mayFollowAChargeOfTheSameCommand: Bool {
         switch self {
         case .cartCheckedOut, .cartChanged, .priceChanged, .outOfStock, .unavailable, .paymentUnavailable: true
-        case .invalidRequest, .cartNotFound, .forbidden, .cartEmpty, .paymentDeclined, .orderFailed, .duplicateMessageID: false
+        case .invalidRequest, .cartNotFound, .forbidden, .cartEmpty, .paymentDeclined, .paymentFailed, .orderFailed, .duplicateMessageID: false
         }
     }
 }

@@ -3,11 +3,12 @@ public import Foundation
 /// Turns a customer's synced cart into a paid order.
 ///
 /// Checks, in the contract's order, each failure rejecting with nothing charged: the rules of form
-/// (`invalid-request`), that the cart exists (`cart-not-found`), is the customer's (`forbidden`),
+/// (`invalid-request`, the payment token's form as the payment processor sees it included), that the cart exists (`cart-not-found`), is the customer's (`forbidden`),
 /// is not checked out (`cart-checked-out`), has lines (`cart-empty`) and is at `cartVersion`
 /// (`cart-changed`); that re-priced with today's catalog the total is `expectedTotal` in its currency
 /// (`price-changed`, with the new total), and that every line is on sale and in stock (`out-of-stock`).
-/// Then it charges the total with the command id as idempotency key (`payment-declined`) and stores
+/// Then it charges the total with the command id as idempotency key (`payment-declined`, or
+/// `payment-failed` for another permanent refusal, answered at once and never retried) and stores
 /// the order, stock and checkout in one unit; if that fails after the charge, the charge is refunded
 /// (`order-failed`).
 ///
@@ -52,7 +53,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
     public func execute(_ request: PlaceOrderRequest) async throws {
         let command: PlaceOrderCommand
         do {
-            command = try PlaceOrderCommand(validating: request)
+            command = try PlaceOrderCommand(validating: request, payments: payments)
         } catch {
             return try await output.didReject(PlaceOrderRejection(cartID: request.cartID, reason: .invalidRequest, message: error.message))
         }
@@ -66,7 +67,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
     /// Records the abandon as the command's outcome: its idempotency key has been used with the
     /// payment processor, so handling it afresh later could meet the refunded charge again.
     public func abandon(_ request: PlaceOrderRequest, after error: RetryableError) async throws {
-        guard let command = try? PlaceOrderCommand(validating: request) else {
+        guard let command = try? PlaceOrderCommand(validating: request, payments: payments) else {
             return try await execute(request)
         }
         let rejection = PlaceOrderRejection.unavailable(cartID: request.cartID, after: error)
@@ -116,6 +117,8 @@ public struct PlaceOrderUseCase: PlaceOrder {
         switch try await payments.charge(total, with: command.paymentToken, idempotencyKey: command.id) {
         case .declined(let code):
             return try await reject(command, .paymentDeclined, "the payment was declined: \(code)", declineCode: code)
+        case .failed(let failure):
+            return try await reject(command, .paymentFailed, "the payment failed: \(failure.message)")
         case .approved(let payment):
             let order = Order(
                 id: OrderID(placedBy: command.id),

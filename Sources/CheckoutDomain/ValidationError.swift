@@ -11,6 +11,8 @@ public struct ValidationError: Error, Hashable, CustomStringConvertible {
         public static let invalidIdentifier = Code(description: "invalid-identifier")
         /// Not three uppercase letters (ISO 4217).
         public static let invalidCurrencyCode = Code(description: "invalid-currency-code")
+        /// A payment token of a form the payment processor can never charge (see ``PaymentProcessor/validate(_:)``).
+        public static let invalidPaymentMethod = Code(description: "invalid-payment-method")
     }
 
     public let code: Code

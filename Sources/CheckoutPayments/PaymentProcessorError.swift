@@ -1,15 +1,14 @@
 /// A payment request the processor refused for good: retrying it with the same input cannot succeed.
 ///
-/// Transient faults are thrown as the domain's `RetryableError` instead; this error reaches the
-/// worker as a defect of the request or of the set-up, never as a customer's decline.
+/// Transient faults are thrown as the domain's `RetryableError` instead, and a charge refused for good
+/// is an answer (`ChargeResult.declined` or `.failed`); this error reaches the worker as a defect of
+/// the set-up (a wrong API key) or of the processor's answer.
 public struct PaymentProcessorError: Error, CustomStringConvertible, CustomDebugStringConvertible {
     /// What went wrong, stable enough to branch on and to count.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let description: String
 
-        /// The idempotency key was first used for a different request (another amount or token).
-        public static let idempotencyKeyReused = Code(description: "idempotency-key-reused")
-        /// The processor refused the request as invalid: an unknown payment, a bad API key, a bad parameter.
+        /// The processor refused a request other than a charge (a refund of an unknown payment), or the API key.
         public static let requestRejected = Code(description: "payment-request-rejected")
         /// The processor answered something the adapter cannot read or act on.
         public static let unexpectedResponse = Code(description: "payment-unexpected-response")

@@ -13,7 +13,7 @@ public import CheckoutDomain
 ///
 /// Like a real gateway it keeps a ledger keyed by idempotency key: the first answer to a key is
 /// kept and every repeat gets it again (a decline too) without charging; the same key with another
-/// amount or token is refused with ``PaymentProcessorError/Code/idempotencyKeyReused``. A transient
+/// amount or token is refused for good, ``ChargeResult/failed(_:)``, as Stripe's `idempotency_error`. A transient
 /// failure is not kept. ``charges`` and ``refunds`` show what was taken and given back.
 public actor SandboxPaymentProcessor: PaymentProcessor {
     /// Every approved charge, one per idempotency key, in the order they were made.
@@ -27,10 +27,7 @@ public actor SandboxPaymentProcessor: PaymentProcessor {
     public func charge(_ amount: Money, with token: PaymentToken, idempotencyKey: CommandID) throws -> ChargeResult {
         if let entry = ledger[idempotencyKey] {
             guard entry.amount == amount, entry.token == token else {
-                throw PaymentProcessorError(
-                    code: .idempotencyKeyReused,
-                    context: "charging \(amount) for command \(idempotencyKey): the key was first used for \(entry.amount) or another token"
-                )
+                return .failed(PaymentFailure(message: "the idempotency key \(idempotencyKey) was first used for another amount or token"))
             }
             return entry.result
         }

@@ -25,6 +25,13 @@ struct StripeAPIError: Error, CustomStringConvertible {
         message = object?.message?.replacingOccurrences(of: secret, with: "<redacted>")
     }
 
+    /// Stripe's message and code, for the customer's client in `payment-failed`; the key is already cut out.
+    var customerMessage: String {
+        let text = message.flatMap { $0.isEmpty ? nil : $0 } ?? "Stripe refused the request with HTTP \(status)"
+        let codes = [code, declineCode].compactMap(\.self).joined(separator: "/")
+        return codes.isEmpty ? text : "\(text) (\(codes))"
+    }
+
     var description: String {
         let kind = [type, code, declineCode].compactMap(\.self).joined(separator: "/")
         return "Stripe HTTP \(status) \(kind.isEmpty ? "(no error object)" : kind): \(message ?? "")"

@@ -5,25 +5,40 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Charges and refunds through Stripe's PaymentIntents API.
+/// Charges and refunds through Stripe's PaymentIntents API, pinned to ``apiVersion``.
 ///
-/// A charge creates and confirms a PaymentIntent with the command id as `Idempotency-Key` and as
-/// `metadata[command_id]`, so a retried command gets Stripe's stored answer and is charged once.
-/// A refund uses the key `refund-<intent id>`, so it too happens once.
+/// A charge takes a PaymentMethod id (`pm_…`) as is; a card token (`tok_…`) is first made into a
+/// PaymentMethod with the key `payment-method-<command id>`, so a retry reuses it. Then it creates and
+/// confirms a PaymentIntent with the command id as `Idempotency-Key` and as `metadata[command_id]`,
+/// so a retried command gets Stripe's stored answer and is charged once. A token of any other form
+/// is refused by ``validate(_:)`` before Stripe is called.
 ///
-/// Answers are mapped for the domain: a `card_error` is a decline with Stripe's `decline_code`
-/// (its `code` when there is none), but `processing_error` is transient; 409 (a concurrent request
-/// with the same key), 429, 5xx, connection failures and timeouts are `RetryableError`
-/// (`payment-processor-unavailable`); `idempotency_error` and other 4xx are ``PaymentProcessorError``.
+/// Every answer is classified for the domain:
+/// - a decline (HTTP 402 or a `card_error`) is ``ChargeResult/declined(_:)`` with Stripe's
+///   `decline_code`, or its `code` when there is none; but `processing_error` is transient;
+/// - 409 (a concurrent request with the same key), 429, 5xx, connection failures and timeouts are
+///   `RetryableError` (`payment-processor-unavailable`);
+/// - 401 and 403 (a wrong or restricted key) are ``PaymentProcessorError``: the worker's set-up, not the order;
+/// - every other 4xx (invalid parameters, an unknown payment method, `idempotency_error`) is
+///   ``ChargeResult/failed(_:)`` with Stripe's message, answered at once as `payment-failed`.
 /// A PaymentIntent left in `requires_action` (the card wants 3-D Secure, which a queue worker
 /// cannot complete) is a decline with `authentication_required`; nothing was taken.
 ///
+/// Approved PaymentIntents are remembered by command (``StripeApprovedCharges``), so
+/// ``refundCharge(madeWith:)`` refunds by id; Stripe's search is only the fallback for a charge whose
+/// answer never reached this process. A refund uses the key `refund-<intent id>`, so it happens once.
+///
 /// The secret key is sent only in the `Authorization` header: it is not logged, and is cut out of
-/// the Stripe messages kept in errors.
+/// the Stripe messages kept in errors and failures.
 public struct StripePaymentProcessor: PaymentProcessor {
+    /// The `Stripe-Version` every request names, so an upgrade of the account's default version
+    /// cannot change the answers this adapter reads.
+    public static let apiVersion = "2024-06-20"
+
     private let configuration: StripeConfiguration
     private let httpClient: HTTPClient
     private let logger: Logger
+    private let approvals = StripeApprovedCharges()
 
     /// - Parameter httpClient: Best made with ``StripeConfiguration/httpClientConfiguration``; whatever its
     ///   settings, each request is bounded by the configuration's connect plus read timeout.
@@ -33,25 +48,37 @@ public struct StripePaymentProcessor: PaymentProcessor {
         self.logger = logger
     }
 
+    public func validate(_ token: PaymentToken) throws(ValidationError) {
+        guard StripePaymentMethodReference(token) != nil else {
+            throw ValidationError(code: .invalidPaymentMethod, reason: StripePaymentMethodReference.formRule)
+        }
+    }
+
     public func charge(_ amount: Money, with token: PaymentToken, idempotencyKey: CommandID) async throws -> ChargeResult {
         let context = "charging \(amount) for command \(idempotencyKey)"
+        let paymentMethod: String
+        switch StripePaymentMethodReference(token) {
+        case nil:
+            return .failed(PaymentFailure(message: "the payment token \(StripePaymentMethodReference.formRule)"))
+        case .paymentMethod(let id):
+            paymentMethod = id
+        case .cardToken(let cardToken):
+            switch try await createPaymentMethod(from: cardToken, for: idempotencyKey) {
+            case .success(let id): paymentMethod = id
+            case .failure(let refusal): return refusal.result
+            }
+        }
         let form = StripeForm.encode([
             "amount": String(amount.minorUnits),
             "currency": amount.currency.rawValue.lowercased(),
-            "payment_method": token.rawValue,
+            "payment_method": paymentMethod,
             "payment_method_types[]": "card",
             "confirm": "true",
             "metadata[command_id]": idempotencyKey.rawValue,
         ])
         let response = try await send(.POST, "/v1/payment_intents", form: form, idempotencyKey: idempotencyKey.rawValue, context: context)
         guard response.isSuccess else {
-            let error = StripeAPIError(response, redacting: configuration.apiKey)
-            if error.type == "card_error", error.code != "processing_error" {
-                let code = DeclineCode(error.declineCode ?? error.code ?? "card_declined")
-                logger.info("Stripe declined a charge", metadata: ["command-id": "\(idempotencyKey)", "decline-code": "\(code)"])
-                return .declined(code)
-            }
-            throw failure(error, context: context)
+            return try refusal(StripeAPIError(response, redacting: configuration.apiKey), for: idempotencyKey, context: context).result
         }
         let intent = try response.decode(StripePaymentIntent.self, context: context)
         switch intent.status {
@@ -60,6 +87,7 @@ public struct StripePaymentProcessor: PaymentProcessor {
             guard payment.amount == amount else {
                 throw PaymentProcessorError(code: .unexpectedResponse, context: "\(context): Stripe charged \(payment.amount) in \(intent.id)")
             }
+            approvals.record(payment, for: idempotencyKey)
             logger.info("Stripe approved a charge", metadata: ["command-id": "\(idempotencyKey)", "payment-id": "\(intent.id)"])
             return .approved(payment)
         case "requires_action":
@@ -83,13 +111,18 @@ public struct StripePaymentProcessor: PaymentProcessor {
         logger.info("Stripe refunded a payment", metadata: ["payment-id": "\(payment.id)"])
     }
 
-    /// Finds the charge through Stripe's search API by `metadata[command_id]`, and refunds it.
+    /// Refunds the PaymentIntent this processor saw approved for the command; failing that, finds it
+    /// through Stripe's search API by `metadata[command_id]` and refunds it.
     ///
     /// Stripe's search is not read-after-write: a PaymentIntent can take up to about a minute
-    /// (longer during an incident) to be found. So this is for commands abandoned after their
-    /// retries, minutes after the lost answer, and a `nil` soon after a charge is not a proof
-    /// that nothing was taken.
+    /// (longer during an incident) to be found. It is only asked for a charge whose answer was lost
+    /// before it reached this process (a timeout, a crash); there a `nil` soon after the charge is
+    /// not a proof that nothing was taken.
     public func refundCharge(madeWith idempotencyKey: CommandID) async throws -> Payment? {
+        if let payment = approvals.payment(for: idempotencyKey) {
+            try await refund(payment)
+            return payment
+        }
         let context = "refunding the charge of command \(idempotencyKey)"
         let query = StripeForm.encode(["query": "metadata['command_id']:'\(idempotencyKey)'"])
         let response = try await send(.GET, "/v1/payment_intents/search?\(query)", form: nil, idempotencyKey: nil, context: context)
@@ -106,6 +139,17 @@ public struct StripePaymentProcessor: PaymentProcessor {
         return payment
     }
 
+    /// Makes a card token into a PaymentMethod, once per command: the key is derived from the command id.
+    private func createPaymentMethod(from cardToken: String, for commandID: CommandID) async throws -> Result<String, StripeRefusal> {
+        let context = "making a PaymentMethod of the card token of command \(commandID)"
+        let form = StripeForm.encode(["type": "card", "card[token]": cardToken])
+        let response = try await send(.POST, "/v1/payment_methods", form: form, idempotencyKey: "payment-method-\(commandID)", context: context)
+        guard response.isSuccess else {
+            return .failure(try refusal(StripeAPIError(response, redacting: configuration.apiKey), for: commandID, context: context))
+        }
+        return .success(try response.decode(StripePaymentMethod.self, context: context).id)
+    }
+
     private func payment(of intent: StripePaymentIntent, context: String) throws(PaymentProcessorError) -> Payment {
         do {
             let currency = try CurrencyCode(intent.currency.uppercased())
@@ -120,6 +164,7 @@ public struct StripePaymentProcessor: PaymentProcessor {
         var request = HTTPClientRequest(url: configuration.baseURL + path)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(configuration.apiKey)")
+        request.headers.add(name: "Stripe-Version", value: Self.apiVersion)
         if let idempotencyKey {
             request.headers.add(name: "Idempotency-Key", value: idempotencyKey)
         }
@@ -143,15 +188,30 @@ public struct StripePaymentProcessor: PaymentProcessor {
         }
     }
 
-    /// The domain's error for a failed answer: transient for overload and outages, permanent otherwise.
+    /// A failed answer to a charge as the domain's answer (a decline, a permanent failure), or the
+    /// error to throw when retrying may help or the set-up is wrong.
+    private func refusal(_ error: StripeAPIError, for commandID: CommandID, context: String) throws -> StripeRefusal {
+        if error.code != "processing_error", error.status == 402 || error.type == "card_error" {
+            let code = DeclineCode(error.declineCode ?? error.code ?? "card_declined")
+            logger.info("Stripe declined a charge", metadata: ["command-id": "\(commandID)", "decline-code": "\(code)"])
+            return StripeRefusal(result: .declined(code))
+        }
+        switch error.status {
+        case 400, 404...408, 410...428, 430..<500:
+            logger.notice("Stripe refused a charge for good", metadata: ["command-id": "\(commandID)", "error": "\(error)"])
+            return StripeRefusal(result: .failed(PaymentFailure(message: error.customerMessage)))
+        default:
+            throw failure(error, context: context)
+        }
+    }
+
+    /// The error for a failed answer: transient for overload and outages, permanent otherwise.
     private func failure(_ error: StripeAPIError, context: String) -> any Error {
         switch error.status {
         case 409, 429, 500...:
             RetryableError(code: .paymentProcessorUnavailable, context: "\(context): Stripe answered \(error.status)", underlying: error)
         case 402 where error.code == "processing_error":
             RetryableError(code: .paymentProcessorUnavailable, context: "\(context): Stripe had a processing error", underlying: error)
-        case 400 where error.type == "idempotency_error":
-            PaymentProcessorError(code: .idempotencyKeyReused, context: "\(context): the key was first used for another request", underlying: error)
         case 400..<500:
             PaymentProcessorError(code: .requestRejected, context: "\(context): Stripe answered \(error.status)", underlying: error)
         default:

@@ -25,6 +25,7 @@ final class FakeStripeAPI: Sendable {
             return .error(401, type: "invalid_request_error", message: "Invalid API Key provided: \(presented)")
         }
         return state.withLock { state in
+            state.requestCount += 1
             let failsTransiently = options.transientFailureRate > 0
                 && Double.random(in: 0..<1, using: &state.random) < options.transientFailureRate
             guard failsTransiently else { return route(request, &state) }
@@ -39,6 +40,8 @@ final class FakeStripeAPI: Sendable {
 
     private func route(_ request: FakeStripeRequest, _ state: inout FakeStripeState) -> FakeStripeReply {
         switch (request.method, request.path) {
+        case (.POST, "/v1/payment_methods"):
+            idempotent(request, &state, createPaymentMethod)
         case (.POST, "/v1/payment_intents"):
             idempotent(request, &state, createPaymentIntent)
         case (.POST, "/v1/refunds"):
@@ -81,13 +84,17 @@ final class FakeStripeAPI: Sendable {
         guard let currency = form["currency"], currency.count == 3, currency == currency.lowercased() else {
             return (.error(400, type: "invalid_request_error", code: "parameter_invalid_string", param: "currency", message: "Invalid currency"), false)
         }
-        guard form["confirm"] == "true", let token = form["payment_method"] else {
+        guard form["confirm"] == "true", let paymentMethod = form["payment_method"] else {
             return (.error(400, type: "invalid_request_error", code: "parameter_missing", param: "payment_method",
                            message: "The fake Stripe only creates and confirms in one request: send payment_method and confirm=true"), false)
         }
+        guard let token = FakeStripeToken.paymentMethods[paymentMethod] ?? state.paymentMethods.first(where: { $0.id == paymentMethod })?.cardToken else {
+            return (.error(400, type: "invalid_request_error", code: "resource_missing", param: "payment_method",
+                           message: "No such PaymentMethod: '\(paymentMethod)'"), false)
+        }
         switch token {
         case FakeStripeToken.visa, FakeStripeToken.timeoutAfterCharge:
-            let charge = state.addCharge(amount: amount, currency: currency, commandID: form["metadata[command_id]"], idempotencyKey: request.idempotencyKey)
+            let charge = state.addCharge(amount: amount, currency: currency, paymentMethod: paymentMethod, commandID: form["metadata[command_id]"], request: request)
             var reply = FakeStripeReply.json(200, Self.paymentIntent(charge))
             if token == FakeStripeToken.timeoutAfterCharge {
                 reply.delivery = .after(options.slowAnswerDelay)
@@ -110,8 +117,21 @@ final class FakeStripeAPI: Sendable {
             return (reply, false)
         default:
             return (.error(400, type: "invalid_request_error", code: "resource_missing", param: "payment_method",
-                           message: "No such PaymentMethod: '\(token)'"), false)
+                           message: "No such PaymentMethod: '\(paymentMethod)'"), false)
         }
+    }
+
+    /// Makes a PaymentMethod of a card token, the way Stripe takes a legacy token: `type=card&card[token]=tok_…`.
+    private func createPaymentMethod(_ request: FakeStripeRequest, _ state: inout FakeStripeState) -> (reply: FakeStripeReply, stored: Bool) {
+        guard request.form["type"] == "card", let token = request.form["card[token]"] else {
+            return (.error(400, type: "invalid_request_error", code: "parameter_missing", param: "card",
+                           message: "The fake Stripe only makes card PaymentMethods from a token: send type=card and card[token]"), false)
+        }
+        guard FakeStripeToken.all.contains(token) else {
+            return (.error(400, type: "invalid_request_error", code: "resource_missing", param: "card[token]", message: "No such token: '\(token)'"), false)
+        }
+        let method = state.addPaymentMethod(from: token, idempotencyKey: request.idempotencyKey)
+        return (.json(200, ["id": method.id, "object": "payment_method", "type": "card"]), true)
     }
 
     private func createRefund(_ request: FakeStripeRequest, _ state: inout FakeStripeState) -> (reply: FakeStripeReply, stored: Bool) {
@@ -138,7 +158,10 @@ final class FakeStripeAPI: Sendable {
                           message: "The fake Stripe only searches metadata['command_id']:'…'")
         }
         let commandID = String(query.dropFirst(prefix.count).dropLast())
-        let found = state.ledger.charges(forCommand: commandID).map(Self.paymentIntent)
+        let indexedBefore = ContinuousClock.now - options.searchLag
+        let found = state.ledger.charges(forCommand: commandID)
+            .filter { charge in state.chargedAt[charge.paymentIntentID].map { $0 <= indexedBefore } ?? true }
+            .map(Self.paymentIntent)
         return .json(200, ["object": "search_result", "url": "/v1/payment_intents/search", "has_more": false, "data": found])
     }
 

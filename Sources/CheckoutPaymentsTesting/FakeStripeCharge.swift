@@ -8,7 +8,11 @@ public struct FakeStripeCharge: Hashable, Sendable {
     public let currency: String
     /// `metadata[command_id]` of the request, if it had one.
     public let commandID: String?
+    /// The `payment_method` charged: `pm_…`.
+    public let paymentMethod: String
     /// The `Idempotency-Key` header of the request, if it had one.
     public let idempotencyKey: String?
+    /// The `Stripe-Version` header of the request, if it had one.
+    public let stripeVersion: String?
     public let isRefunded: Bool
 }

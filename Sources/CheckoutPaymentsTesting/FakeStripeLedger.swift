@@ -4,6 +4,10 @@ public struct FakeStripeLedger: Hashable, Sendable {
     public let charges: [FakeStripeCharge]
     /// Every refund, in the order they were made.
     public let refunds: [FakeStripeRefund]
+    /// Every PaymentMethod made from a card token, in the order they were made.
+    public let paymentMethods: [FakeStripePaymentMethod]
+    /// How many requests were made with the right key, whatever their answer.
+    public let requestCount: Int
 
     /// The charges made for one command: more than one means a customer was charged twice.
     public func charges(forCommand commandID: String) -> [FakeStripeCharge] {

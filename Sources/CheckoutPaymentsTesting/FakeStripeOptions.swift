@@ -11,16 +11,21 @@ public struct FakeStripeOptions: Sendable {
     public var transientFailureRate: Double
     /// Seeds the choice of failing requests, so a chaos run can be repeated.
     public var seed: UInt64
+    /// How long a PaymentIntent stays out of search results after it is made: Stripe's search is
+    /// not read-after-write, and can lag about a minute behind a charge.
+    public var searchLag: Duration
 
     public init(
         apiKey: String = "sk_test_fake_stripe_key",
         slowAnswerDelay: Duration = .seconds(2),
         transientFailureRate: Double = 0,
-        seed: UInt64 = 42
+        seed: UInt64 = 42,
+        searchLag: Duration = .zero
     ) {
         self.apiKey = apiKey
         self.slowAnswerDelay = slowAnswerDelay
         self.transientFailureRate = transientFailureRate
         self.seed = seed
+        self.searchLag = searchLag
     }
 }

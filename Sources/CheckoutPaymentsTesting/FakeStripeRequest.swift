@@ -10,6 +10,7 @@ struct FakeStripeRequest {
     let form: [String: String]
     let authorization: String?
     let idempotencyKey: String?
+    let stripeVersion: String?
 
     init(head: HTTPRequestHead, body: ByteBuffer) {
         let parts = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
@@ -19,6 +20,7 @@ struct FakeStripeRequest {
         form = Self.decode(Substring(String(buffer: body)))
         authorization = head.headers.first(name: "Authorization")
         idempotencyKey = head.headers.first(name: "Idempotency-Key")
+        stripeVersion = head.headers.first(name: "Stripe-Version")
     }
 
     /// The parameters, in a canonical order, to tell a repeated request from another one under the same key.

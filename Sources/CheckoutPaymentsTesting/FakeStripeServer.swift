@@ -5,15 +5,16 @@ import NIOPosix
 /// A local HTTP server that speaks the subset of the Stripe API that `StripePaymentProcessor` uses,
 /// for tests and chaos runs in-process: no network, no account.
 ///
-/// - `POST /v1/payment_intents` (create and confirm), `POST /v1/refunds`, and
-///   `GET /v1/payment_intents/search` with `metadata['command_id']:'…'`;
+/// - `POST /v1/payment_methods` from a card token, `POST /v1/payment_intents` (create and confirm
+///   a PaymentMethod id), `POST /v1/refunds`, and `GET /v1/payment_intents/search` with
+///   `metadata['command_id']:'…'`, lagging ``FakeStripeOptions/searchLag`` behind charges;
 /// - bearer authentication with ``FakeStripeOptions/apiKey``;
 /// - an answer stored per `Idempotency-Key` and replayed to repeats, a repeated key with other
 ///   parameters refused with 400 `idempotency_error`;
 /// - behaviour scripted by payment-method token (``FakeStripeToken``) and a rate of random
 ///   transient failures (``FakeStripeOptions/transientFailureRate``).
 ///
-/// Unlike Stripe, the scripted 500s are not stored under their key, and search sees a charge at once.
+/// Unlike Stripe, the scripted 500s are not stored under their key.
 /// It listens on 127.0.0.1 on a free port; ``shutdown()`` closes it and every connection.
 public final class FakeStripeServer: Sendable {
     /// `http://127.0.0.1:PORT`, for `StripeConfiguration.baseURL`.

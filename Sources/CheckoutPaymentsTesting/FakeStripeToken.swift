@@ -1,8 +1,10 @@
-/// The payment-method tokens ``FakeStripeServer`` answers, each with a scripted behaviour.
+/// The card tokens ``FakeStripeServer`` answers, each with a scripted behaviour.
 ///
-/// The first four are the contract's sandbox tokens, answered the way Stripe answers its own test
-/// cards; the others script a failing gateway. Any other token is refused as Stripe refuses an
-/// unknown payment method: 400 `resource_missing`.
+/// As at Stripe, a token is made into a PaymentMethod (`POST /v1/payment_methods`, `card[token]`)
+/// whose charges follow the token's script; Stripe's test PaymentMethod ids in ``paymentMethods``
+/// are charged directly. The first four are the contract's sandbox tokens, answered the way Stripe
+/// answers its own test cards; the others script a failing gateway. Any other token or PaymentMethod
+/// is refused as Stripe refuses an unknown one: 400 `resource_missing`.
 public enum FakeStripeToken {
     /// Approved: the PaymentIntent succeeds.
     public static let visa = "tok_visa"
@@ -21,4 +23,17 @@ public enum FakeStripeToken {
     /// Charges and stores the answer at once, but sends it only after ``FakeStripeOptions/slowAnswerDelay``
     /// the first time: the lost answer of a gateway that timed out after charging. A repeat gets it at once.
     public static let timeoutAfterCharge = "tok_timeoutAfterCharge"
+
+    /// Every token above.
+    static let all: Set<String> = [
+        visa, chargeDeclined, chargeDeclinedInsufficientFunds, processingError, gateway500, gateway429, slow, timeoutAfterCharge,
+    ]
+
+    /// Stripe's test PaymentMethod ids the fake knows, and the token whose script each follows.
+    public static let paymentMethods: [String: String] = [
+        "pm_card_visa": visa,
+        "pm_card_chargeDeclined": chargeDeclined,
+        "pm_card_chargeDeclinedInsufficientFunds": chargeDeclinedInsufficientFunds,
+        "pm_card_chargeDeclinedProcessingError": processingError,
+    ]
 }

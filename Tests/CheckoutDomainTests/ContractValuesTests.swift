@@ -13,7 +13,8 @@ import Testing
     @Test func orderRejectionReasonsAreTheContractsStrings() {
         #expect(PlaceOrderRejectionReason.allCases.map(\.rawValue) == [
             "invalid-request", "cart-not-found", "forbidden", "cart-checked-out", "cart-empty", "cart-changed",
-            "price-changed", "out-of-stock", "payment-declined", "order-failed", "duplicate-message-id", "unavailable", "payment-unavailable",
+            "price-changed", "out-of-stock", "payment-declined", "payment-failed", "order-failed", "duplicate-message-id", "unavailable",
+            "payment-unavailable",
         ])
     }
 

@@ -199,6 +199,43 @@ import Testing
         #expect(await database.state.carts[cartID()]?.isCheckedOut == false)
     }
 
+    @Test func answersARefusedPaymentAtOnceAsPaymentFailedWithoutRetryOrCharge() async throws {
+        let (sut, database, payments, output, _) = await makeSUT(answer: .refuse("No such PaymentMethod: 'pm_gone'"))
+
+        try await sut.execute(request(commandID: "cmd-1", token: "pm_gone"))
+
+        #expect(await rejections(output) == [PlaceOrderRejection(
+            cartID: "cart-42", reason: .paymentFailed, message: "the payment failed: No such PaymentMethod: 'pm_gone'"
+        )])
+        #expect(await payments.charges.count == 1)
+        #expect(await payments.payments.isEmpty)
+        #expect(await payments.refunds.isEmpty)
+        #expect(await database.state.orders.isEmpty)
+        #expect(await database.state.carts[cartID()]?.isCheckedOut == false)
+    }
+
+    @Test func aRefusedPaymentRedeliveredIsAnsweredAgainWithoutAskingTheProcessor() async throws {
+        let (sut, _, payments, output, _) = await makeSUT(answer: .refuse("Invalid currency"))
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await rejections(output).map(\.reason) == [.paymentFailed, .paymentFailed])
+        #expect(await payments.charges.count == 1)
+        #expect(await payments.refunds.isEmpty)
+    }
+
+    @Test func rejectsATokenOfAFormTheProcessorCannotTakeAsInvalidRequestBeforeLookingAtTheCart() async throws {
+        let (sut, _, payments, output, _) = await makeSUT(carts: [], tokensOfInvalidForm: ["4242424242424242"])
+
+        try await sut.execute(request(token: "4242424242424242"))
+
+        let rejection = try #require(await rejections(output).first)
+        #expect(rejection.reason == .invalidRequest)
+        #expect(rejection.message == "invalid request: payment.token is not a payment method this processor takes")
+        #expect(await payments.messages.isEmpty)
+    }
+
     @Test func aPaymentProcessorFailureIsRetryableAndLeavesNothingBehind() async throws {
         let (sut, database, payments, output, _) = await makeSUT(answer: .fail)
 
@@ -454,6 +491,7 @@ import Testing
         products: [Product] = [product("SKU-RED-M", price: eur(2999), stock: 10)],
         carts: [Cart] = [cart(version: 1, lines: [line("SKU-RED-M", 2, at: eur(2999))])],
         answer: PaymentProcessorSpy.Answer? = .approve,
+        tokensOfInvalidForm: Set<String> = [],
         database: InMemoryDatabase = InMemoryDatabase(),
         orders: (any OrderRepository)? = nil
     ) async -> (sut: PlaceOrderUseCase, database: InMemoryDatabase, payments: PaymentProcessorSpy, output: PlaceOrderOutputSpy, clock: TestClock) {
@@ -461,7 +499,7 @@ import Testing
             state.products = Dictionary(uniqueKeysWithValues: products.map { ($0.sku, $0) })
             for cart in carts { state.carts[cart.id] = cart }
         }
-        let payments = PaymentProcessorSpy()
+        let payments = PaymentProcessorSpy(refusingTheFormOf: tokensOfInvalidForm)
         if let answer { await payments.answerCharges(with: answer) }
         let output = PlaceOrderOutputSpy()
         let clock = TestClock()

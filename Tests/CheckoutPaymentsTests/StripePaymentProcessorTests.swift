@@ -106,13 +106,89 @@ import Testing
         }
     }
 
-    @Test func anUnknownTokenIsRefusedForGood() async throws {
-        try await TestStripe.withFakeStripe { sut, _ in
-            let error = await #expect(throws: PaymentProcessorError.self) {
-                try await sut.charge(euros(5998), with: PaymentToken("pm_nothing_like_it"), idempotencyKey: uniqueCommandID())
-            }
+    @Test func anUnknownPaymentMethodFailsForGoodWithStripesMessage() async throws {
+        try await TestStripe.withFakeStripe { sut, stripe in
+            let result = try await sut.charge(euros(5998), with: PaymentToken("pm_nothing_like_it"), idempotencyKey: uniqueCommandID())
 
-            #expect(error?.code == .requestRejected)
+            #expect(result.failure?.message == "No such PaymentMethod: 'pm_nothing_like_it' (resource_missing)")
+            #expect(stripe.ledger.charges.isEmpty)
+        }
+    }
+
+    @Test func anUnknownCardTokenFailsForGoodBeforeAnyPaymentIntent() async throws {
+        try await TestStripe.withFakeStripe { sut, stripe in
+            let result = try await sut.charge(euros(5998), with: PaymentToken("tok_nothing_like_it"), idempotencyKey: uniqueCommandID())
+
+            #expect(result.failure?.message == "No such token: 'tok_nothing_like_it' (resource_missing)")
+            #expect(stripe.ledger.requestCount == 1)
+            #expect(stripe.ledger.charges.isEmpty)
+        }
+    }
+
+    @Test func chargesAPaymentMethodIDAsIs() async throws {
+        try await TestStripe.withFakeStripe { sut, stripe in
+            let payment = try #require(try await sut.charge(euros(5998), with: PaymentToken("pm_card_visa"), idempotencyKey: uniqueCommandID()).approvedPayment)
+
+            #expect(stripe.ledger.paymentMethods.isEmpty)
+            #expect(stripe.ledger.charges.map(\.paymentMethod) == ["pm_card_visa"])
+            #expect(stripe.ledger.charges.map(\.paymentIntentID) == [payment.id.rawValue])
+        }
+    }
+
+    @Test func makesACardTokenIntoAPaymentMethodOncePerCommandAndChargesIt() async throws {
+        try await TestStripe.withFakeStripe { sut, stripe in
+            let key = try uniqueCommandID()
+
+            let first = try await sut.charge(euros(5998), with: visa, idempotencyKey: key)
+            let again = try await sut.charge(euros(5998), with: visa, idempotencyKey: key)
+
+            let method = try #require(stripe.ledger.paymentMethods.first)
+            #expect(stripe.ledger.paymentMethods.count == 1)
+            #expect(method.cardToken == "tok_visa")
+            #expect(method.idempotencyKey == "payment-method-\(key)")
+            #expect(stripe.ledger.charges.map(\.paymentMethod) == [method.id])
+            #expect(first.approvedPayment != nil)
+            #expect(again == first)
+        }
+    }
+
+    @Test(arguments: ["4242424242424242", "card_1Nv0", "pm_", "tok_visa&amount=1", "pm_card visa", ""])
+    func refusesATokenOfAnotherFormBeforeCallingStripe(_ token: String) async throws {
+        try await TestStripe.withFakeStripe { sut, stripe in
+            let error = #expect(throws: ValidationError.self) { try sut.validate(PaymentToken(token)) }
+            let result = try await sut.charge(euros(5998), with: PaymentToken(token), idempotencyKey: uniqueCommandID())
+
+            #expect(error?.code == .invalidPaymentMethod)
+            #expect(result.failure != nil)
+            #expect(stripe.ledger.requestCount == 0)
+        }
+    }
+
+    @Test(arguments: ["pm_card_visa", "pm_1PgFjx2eZvKYlo2C", "tok_visa", "tok_1PgFjx2eZvKYlo2C"])
+    func takesPaymentMethodIDsAndCardTokens(_ token: String) async throws {
+        try await TestStripe.withProcessor(baseURL: "http://127.0.0.1:9", apiKey: "sk_test_x") { sut in
+            try sut.validate(PaymentToken(token))
+        }
+    }
+
+    @Test func pinsTheAPIVersionOnEveryRequest() async throws {
+        try await TestStripe.withFakeStripe { sut, stripe in
+            _ = try await sut.charge(euros(5998), with: visa, idempotencyKey: uniqueCommandID())
+
+            #expect(StripePaymentProcessor.apiVersion == "2024-06-20")
+            #expect(stripe.ledger.charges.map(\.stripeVersion) == [StripePaymentProcessor.apiVersion])
+        }
+    }
+
+    @Test func refundsTheChargeItSawApprovedByIdWhileSearchCannotSeeItYet() async throws {
+        try await TestStripe.withFakeStripe(FakeStripeOptions(searchLag: .seconds(600))) { sut, stripe in
+            let key = try uniqueCommandID()
+            let payment = try #require(try await sut.charge(euros(5998), with: visa, idempotencyKey: key).approvedPayment)
+
+            let refunded = try await sut.refundCharge(madeWith: key)
+
+            #expect(refunded == payment)
+            #expect(stripe.ledger.refunds.map(\.paymentIntentID) == [payment.id.rawValue])
         }
     }
 

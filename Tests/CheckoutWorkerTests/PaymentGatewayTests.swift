@@ -46,6 +46,38 @@ import Testing
         }
     }
 
+    @Test func aPaymentMethodStripeRefusesIsAnsweredAtOnceAsPaymentFailedWithoutRetry() async throws {
+        try await withStripe { stripe in
+            try await withWorld(Self.settings(stripe)) { world, worker in
+                try await world.send(.syncCart, Bodies.syncCart(), messageID: "sync-1")
+                try await world.events.wait { $0.properties.correlationID == "sync-1" }
+                try await world.send(.placeOrder, Bodies.placeOrder(token: "pm_no_such_method"), messageID: "order-refused")
+
+                let rejected = try #require(try await world.events.wait { $0.properties.correlationID == "order-refused" }.first)
+                #expect(rejected.properties.type == "order.rejected")
+                #expect(Bodies.json(rejected)["reason"] as? String == "payment-failed")
+                #expect((Bodies.json(rejected)["message"] as? String)?.contains("No such PaymentMethod") == true)
+                #expect(worker.total(of: "checkout_command_retries_total") == 0)
+                #expect(world.deadLetters.all.isEmpty)
+                #expect(stripe.ledger.charges(forCommand: "order-refused").isEmpty)
+            }
+        }
+    }
+
+    @Test func aTokenOfAFormStripeCannotChargeIsAnInvalidRequestAndNeverReachesStripe() async throws {
+        try await withStripe { stripe in
+            try await withWorld(Self.settings(stripe)) { world in
+                try await world.send(.syncCart, Bodies.syncCart(), messageID: "sync-1")
+                try await world.events.wait { $0.properties.correlationID == "sync-1" }
+                try await world.send(.placeOrder, Bodies.placeOrder(token: "4242424242424242"), messageID: "order-card-number")
+
+                let rejected = try #require(try await world.events.wait { $0.properties.correlationID == "order-card-number" }.first)
+                #expect(Bodies.json(rejected)["reason"] as? String == "invalid-request")
+                #expect(stripe.ledger.requestCount == 0)
+            }
+        }
+    }
+
     /// Runs `body` with a fake Stripe server, and shuts it down whatever happens.
     private func withStripe(_ options: FakeStripeOptions = FakeStripeOptions(), _ body: (FakeStripeServer) async throws -> Void) async throws {
         let stripe = try await FakeStripeServer.start(options: options)

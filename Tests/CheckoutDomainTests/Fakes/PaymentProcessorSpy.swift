@@ -13,6 +13,8 @@ actor PaymentProcessorSpy: PaymentProcessor {
     enum Answer {
         case approve
         case decline(DeclineCode)
+        /// A permanent refusal other than a decline, with the processor's message.
+        case refuse(String)
         case fail
     }
 
@@ -21,6 +23,12 @@ actor PaymentProcessorSpy: PaymentProcessor {
     private(set) var payments: [CommandID: Payment] = [:]
     private var answer: Answer?
     private var failingRefunds = 0
+    /// The tokens ``validate(_:)`` refuses, as a processor that can never charge tokens of their form.
+    private nonisolated let tokensOfInvalidForm: Set<String>
+
+    init(refusingTheFormOf tokensOfInvalidForm: Set<String> = []) {
+        self.tokensOfInvalidForm = tokensOfInvalidForm
+    }
 
     /// Answers every new charge with `answer`.
     func answerCharges(with answer: Answer) {
@@ -42,6 +50,12 @@ actor PaymentProcessorSpy: PaymentProcessor {
         }
     }
 
+    nonisolated func validate(_ token: PaymentToken) throws(ValidationError) {
+        guard !tokensOfInvalidForm.contains(token.rawValue) else {
+            throw ValidationError(code: .invalidPaymentMethod, reason: "is not a payment method this processor takes")
+        }
+    }
+
     func charge(_ amount: Money, with token: PaymentToken, idempotencyKey: CommandID) async throws -> ChargeResult {
         messages.append(.charge(amount, token: token.rawValue, idempotencyKey: idempotencyKey))
         if let payment = payments[idempotencyKey] {
@@ -54,6 +68,8 @@ actor PaymentProcessorSpy: PaymentProcessor {
             return .approved(payment)
         case .decline(let code):
             return .declined(code)
+        case .refuse(let message):
+            return .failed(PaymentFailure(message: message))
         case .fail:
             throw RetryableError(code: .paymentProcessorUnavailable, context: "charging \(amount)")
         case nil:

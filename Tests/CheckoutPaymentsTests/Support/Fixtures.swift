@@ -17,4 +17,9 @@ extension ChargeResult {
         guard case .approved(let payment) = self else { return nil }
         return payment
     }
+
+    var failure: PaymentFailure? {
+        guard case .failed(let failure) = self else { return nil }
+        return failure
+    }
 }

@@ -1,0 +1,39 @@
+import CheckoutDomain
+import CheckoutPersistence
+import Testing
+
+/// A payment refused for good, over a real store: answered in the handling that met it, and answered
+/// the same on a redelivery without asking the processor again.
+@Suite struct RefusedPaymentOverStoreTests {
+    @Test(arguments: TestDatabase.allCases)
+    func aRefusedPaymentIsAnsweredAtOnceAsPaymentFailedAndRecorded(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            _ = try await store.importCatalog([Fixtures.product("SKU-RED-M", price: 2999, stock: 5)])
+            let cart = Fixtures.cart(Fixtures.cartID("cart-42"), lines: [Fixtures.line("SKU-RED-M", price: 2999)], customer: Fixtures.customer("cust-7"))
+            _ = try await store.carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: Fixtures.command())
+            let payments = RefusingPaymentProcessor()
+            let output = PlaceOrderOutputSpy()
+            let useCase = PlaceOrderUseCase(
+                carts: store.carts,
+                catalog: store.catalog,
+                orders: store.orders,
+                payments: payments,
+                processedCommands: store.placeOrderCommands,
+                output: output,
+                now: { Fixtures.now }
+            )
+            let request = PlaceOrderRequest(
+                commandID: "order-1", cartID: "cart-42", customerID: "cust-7",
+                cartVersion: 1, expectedTotal: 2999, currency: "EUR", paymentToken: "pm_gone"
+            )
+
+            try await useCase.execute(request)
+            try await useCase.execute(request)
+
+            #expect(await output.messages == [.rejected(.paymentFailed), .rejected(.paymentFailed)])
+            #expect(await payments.chargeCount == 1)
+            #expect(await payments.refundCount == 0)
+            #expect(try await store.carts.cart(Fixtures.cartID("cart-42"))?.isCheckedOut == false)
+        }
+    }
+}
