@@ -11,8 +11,6 @@ public struct PersistenceError: Error, CustomStringConvertible, CustomDebugStrin
         public static let databaseFailure = Code(description: "database-failure")
         /// A stored value cannot be read back as the domain's type.
         public static let unreadableRow = Code(description: "unreadable-row")
-        /// The store was closed; nothing more can be done with it.
-        public static let storeClosed = Code(description: "store-closed")
         /// An order with this id is stored already; order ids are command ids, so this is a defect.
         public static let duplicateOrder = Code(description: "duplicate-order")
     }

@@ -12,11 +12,11 @@ import Testing
                 Issue.record("the test URL is not a PostgreSQL URL")
                 return
             }
-            let engine = try PostgresEngine.start(location, poolSize: 1, logger: TestLogger.logger, callLimit: .seconds(1))
+            let engine = try PostgresEngine.start(location, poolSize: 1, logger: TestLogger.logger, callLimit: .seconds(3))
             let executor = SQLExecutor(engine: engine)
             do {
                 let error = await #expect(throws: RetryableError.self) {
-                    try await executor.read("a call that outlives its limit") { try await $0.raw("SELECT pg_sleep(20)").run() }
+                    try await executor.read("a call that outlives its limit") { try await $0.raw("SELECT pg_sleep(60)").run() }
                 }
                 #expect(error?.code == .databaseUnavailable)
 

@@ -64,6 +64,29 @@ import Testing
         }
     }
 
+    /// A key Stripe refuses fails every attempt the same way: not a transient failure, so the order is
+    /// given up at once instead of after every retry delay. Its `unavailable` answer owes a refund of
+    /// whatever the command's key charged, which the same key cannot ask for: the dead letter says the
+    /// answer is still owed, and replaying it once the key is fixed sends it.
+    @Test func aPermanentFailureOfAPortIsGivenUpAtOnceWithoutRetries() async throws {
+        try await withStripe { stripe in
+            var settings = Self.settings(stripe)
+            settings["CHECKOUT_STRIPE_API_KEY"] = "sk_test_revoked"
+            try await withWorld(settings) { world, worker in
+                try await world.send(.syncCart, Bodies.syncCart(), messageID: "sync-1")
+                try await world.events.wait { $0.properties.correlationID == "sync-1" }
+                try await world.send(.placeOrder, Bodies.placeOrder(token: "pm_card_visa"), messageID: "order-bad-key")
+
+                let dead = try #require(try await world.deadLetters.wait().first)
+                #expect(dead.properties.headers?["x-error-reason"]?.stringValue == "failed-permanently")
+                let detail = try #require(dead.properties.headers?["x-error-detail"]?.stringValue)
+                #expect(detail.contains("Stripe answered 401") && detail.contains("could not be reported"))
+                #expect(worker.total(of: "checkout_command_retries_total") == 0)
+                #expect(stripe.ledger.charges(forCommand: "order-bad-key").isEmpty)
+            }
+        }
+    }
+
     @Test func aTokenOfAFormStripeCannotChargeIsAnInvalidRequestAndNeverReachesStripe() async throws {
         try await withStripe { stripe in
             try await withWorld(Self.settings(stripe)) { world in

@@ -4,7 +4,7 @@ public enum RetryHeaders {
     public static let retryCount = "x-retry-count"
     /// The routing key the client published with.
     public static let originalRoutingKey = "x-original-routing-key"
-    /// Why the command was dead-lettered: a ``MalformedCommand/Code`` or `retries-exhausted`.
+    /// Why the command was dead-lettered: a ``MalformedCommand/Code``, `retries-exhausted` or `failed-permanently`.
     public static let errorReason = "x-error-reason"
     /// What exactly was wrong, for people.
     public static let errorDetail = "x-error-detail"

@@ -22,7 +22,7 @@ public struct DeadLetter: Sendable {
         header(RetryHeaders.originalRoutingKey)?.stringValue ?? delivery.routingKey
     }
 
-    /// The `x-error-reason` code: a malformed-input code or `retries-exhausted`.
+    /// The `x-error-reason` code: a malformed-input code, `retries-exhausted` or `failed-permanently`.
     public var reason: String? { header(RetryHeaders.errorReason)?.stringValue }
 
     public var detail: String? { header(RetryHeaders.errorDetail)?.stringValue }

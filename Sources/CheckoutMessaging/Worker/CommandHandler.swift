@@ -91,6 +91,10 @@ struct CommandHandler: Sendable {
                     try await router.retry(delivery, envelope, counting: false)
                     return .retried
                 }
+            } else if Self.isPermanent(error) {
+                // Trying again cannot help: the client gets its answer now, not after every retry delay.
+                await giveUp(command, envelope, delivery, after: failure, reason: "failed-permanently",
+                             detail: "a permanent failure, not retried: \(failure)", start: start, logger: logger)
             } else if envelope.retryCount < configuration.retryDelays.delays.count {
                 let delay = configuration.retryDelays.delays[envelope.retryCount].name
                 logger.warning("retrying in \(delay)", metadata: ["error.code": "\(failure.code)", "error.message": "\(failure)", "retry": "\(envelope.retryCount + 1)"])
@@ -102,25 +106,38 @@ struct CommandHandler: Sendable {
                     return .retried
                 }
             } else {
-                await giveUp(command, envelope, delivery, after: failure, start: start, logger: logger)
+                await giveUp(command, envelope, delivery, after: failure, reason: "retries-exhausted",
+                             detail: "gave up after \(envelope.retryCount) retries: \(failure)", start: start, logger: logger)
             }
         }
     }
 
-    /// After the last retry: the use case reports the command as unavailable (or its outcome, if it was
-    /// handled after all), then the command is dead-lettered. If even that report fails, the dead letter
-    /// says so; replaying it once the dependency is back finishes the command.
-    private func giveUp(_ command: Command, _ envelope: CommandEnvelope, _ delivery: AMQPDelivery, after failure: RetryableError, start: ContinuousClock.Instant, logger: Logger) async {
-        var detail = "gave up after \(envelope.retryCount) retries: \(failure)"
+    /// After the last retry, or at once after a permanent failure: the use case reports the command as
+    /// unavailable (or its outcome, if it was handled after all), then the command is dead-lettered with
+    /// `reason`. If even that report fails, the dead letter says so; replaying it once the dependency is
+    /// back finishes the command.
+    private func giveUp(
+        _ command: Command,
+        _ envelope: CommandEnvelope,
+        _ delivery: AMQPDelivery,
+        after failure: RetryableError,
+        reason: String,
+        detail: String,
+        start: ContinuousClock.Instant,
+        logger: Logger
+    ) async {
+        var detail = detail
         do {
             try await abandon(command, envelope, after: failure, logger: logger)
         } catch {
             detail += "; the rejection could not be reported either: \(Self.retryable(error))"
         }
-        logger.error("dead-lettering after the last retry", metadata: ["error.code": "\(failure.code)", "error.message": "\(detail)"])
+        logger.error("dead-lettering a command that was answered as unavailable", metadata: [
+            "error.code": "\(failure.code)", "error.message": "\(detail)", "dead_letter.reason": "\(reason)",
+        ])
         await finish(delivery, kind: envelope.kind, start: start, logger: logger) {
-            try await router.deadLetter(delivery, reason: "retries-exhausted", detail: detail)
-            metrics.deadLettered(envelope.kind, reason: "retries-exhausted")
+            try await router.deadLetter(delivery, reason: reason, detail: detail)
+            metrics.deadLettered(envelope.kind, reason: reason)
             return .deadLettered
         }
     }
@@ -165,8 +182,18 @@ struct CommandHandler: Sendable {
         }
     }
 
-    /// Any failure as the retryable error it is retried as: a broker error means the event could not
-    /// be published; anything unclassified is retried in case it passes, then given up.
+    /// Whether a failure will happen again however often the command is tried: anything the ports did
+    /// not report as transient (`RetryableError`), other than the broker failing to take the event and
+    /// this worker being cancelled (shutting down), which another attempt can get past.
+    private static func isPermanent(_ error: any Error) -> Bool {
+        switch error {
+        case is RetryableError, is AMQPError, is CancellationError: false
+        default: !Task.isCancelled
+        }
+    }
+
+    /// Any failure as the retryable error it is reported as: a broker error means the event could not
+    /// be published; anything unclassified is an unexpected failure.
     private static func retryable(_ error: any Error) -> RetryableError {
         switch error {
         case let error as RetryableError: error

@@ -7,9 +7,10 @@ import _ConnectionPoolModule
 
 /// Sorts what a database client threw into what may pass (retried) and what will not.
 enum DatabaseFault {
-    /// PostgreSQL states that end by themselves: serialization failure, deadlock, lock timeout,
-    /// a server shutting down or starting, too many connections.
-    private static let transientSQLStates: Set<String> = ["40001", "40P01", "55P03", "57P01", "57P02", "57P03", "53300"]
+    /// PostgreSQL states that end by themselves: serialization failure, deadlock, lock timeout, a statement
+    /// cancelled at `statement_timeout`, a server shutting down or starting. Classes 08 (connection) and 53
+    /// (insufficient resources: disk full, out of memory, too many connections) are transient as a whole.
+    private static let transientSQLStates: Set<String> = ["40001", "40P01", "55P03", "57014", "57P01", "57P02", "57P03"]
 
     /// A `RetryableError` (`databaseUnavailable`) for a transient fault, a ``PersistenceError`` otherwise;
     /// errors that are one of the two already pass unchanged.
@@ -30,7 +31,7 @@ enum DatabaseFault {
             switch error.code {
             case .server:
                 guard let state = error.serverInfo?[.sqlState] else { return false }
-                return transientSQLStates.contains(state) || state.hasPrefix("08")
+                return transientSQLStates.contains(state) || state.hasPrefix("08") || state.hasPrefix("53")
             case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .queryCancelled:
                 return true
             default:

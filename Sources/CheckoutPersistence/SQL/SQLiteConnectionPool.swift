@@ -1,3 +1,4 @@
+import CheckoutDomain
 import NIOPosix
 import SQLiteNIO
 
@@ -39,7 +40,7 @@ actor SQLiteConnectionPool {
     func close() async {
         isClosed = true
         for waiter in waiters {
-            waiter.resume(throwing: PersistenceError(code: .storeClosed, context: "using SQLite database \(file.path)"))
+            waiter.resume(throwing: RetryableError(code: .databaseUnavailable, context: "using SQLite database \(file.path): the store is closed"))
         }
         waiters = []
         for connection in idle {
@@ -50,7 +51,7 @@ actor SQLiteConnectionPool {
     }
 
     private func acquire() async throws -> SQLiteConnection {
-        guard !isClosed else { throw PersistenceError(code: .storeClosed, context: "using SQLite database \(file.path)") }
+        guard !isClosed else { throw RetryableError(code: .databaseUnavailable, context: "using SQLite database \(file.path): the store is closed") }
         if let connection = idle.popLast() {
             return connection
         }

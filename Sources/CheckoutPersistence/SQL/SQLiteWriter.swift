@@ -1,3 +1,4 @@
+import CheckoutDomain
 import NIOPosix
 import SQLiteKit
 import SQLiteNIO
@@ -30,8 +31,14 @@ actor SQLiteWriter {
     /// A body that throws or ends with `.rollback` undoes only its own changes. If the transaction
     /// itself fails (its `COMMIT`, or an error after which SQLite rolled it back), every caller in the
     /// batch gets that error and none of their changes stay.
+    /// A write after the store closed (the worker is stopping): retryable, since another worker, or this
+    /// one restarted, can do it.
+    private static func closed(_ file: SQLiteFile) -> RetryableError {
+        RetryableError(code: .databaseUnavailable, context: "writing to SQLite database \(file.path): the store is closed")
+    }
+
     func write<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>) async throws -> Result {
-        guard !isClosed else { throw PersistenceError(code: .storeClosed, context: "writing to SQLite database \(file.path)") }
+        guard !isClosed else { throw Self.closed(file) }
         return try await withCheckedThrowingContinuation { continuation in
             queue.append(QueuedWrite(body, answering: continuation))
             if writing == nil {
@@ -51,7 +58,7 @@ actor SQLiteWriter {
         let unwritten = queue
         queue = []
         for write in unwritten {
-            write.fail(PersistenceError(code: .storeClosed, context: "writing to SQLite database \(file.path)"))
+            write.fail(Self.closed(file))
         }
         await writing?.value
         try? await connection?.close()
