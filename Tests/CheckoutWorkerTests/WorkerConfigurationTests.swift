@@ -15,6 +15,8 @@ import Testing
         #expect(configuration.amqp.endpoints.map(\.description) == ["amqp://guest:***@localhost:5672/%2F"])
         #expect(configuration.databaseURL == "sqlite://checkout.sqlite")
         #expect(configuration.messaging.prefetch == 50)
+        #expect(configuration.messaging.concurrency == 100)
+        #expect(configuration.databasePoolSize == 10)
         #expect(configuration.messaging.queueType == .classic)
         #expect(configuration.messaging.retryDelays.description == "1s,5s,30s,2m,10m")
         #expect(configuration.httpPort == 8080)

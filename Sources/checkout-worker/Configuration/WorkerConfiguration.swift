@@ -93,9 +93,12 @@ struct WorkerConfiguration: Sendable {
             throw Settings.paymentProcessor.invalid(other)
         }
 
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        messaging = MessagingConfiguration(concurrency: try integer(Settings.concurrency, in: 1...1000, default: cores))
-        messaging.prefetch = UInt16(try integer(Settings.prefetch, in: 1...65535, default: 50))
+        // A command mostly waits (database, payment gateway, broker confirms), so the worker handles every
+        // delivery it holds at once: the prefetch of each command queue. Cores are no bound for waiting.
+        let prefetch = try integer(Settings.prefetch, in: 1...65535, default: 50)
+        let concurrency = try integer(Settings.concurrency, in: 1...1000, default: min(prefetch * CommandKind.allCases.count, 1000))
+        messaging = MessagingConfiguration(concurrency: concurrency)
+        messaging.prefetch = UInt16(prefetch)
         if let text = string(Settings.queueType) {
             guard let queueType = QueueType(rawValue: text) else { throw Settings.queueType.invalid(text) }
             messaging.queueType = queueType
@@ -107,7 +110,9 @@ struct WorkerConfiguration: Sendable {
                 throw Settings.retryDelays.invalid(text)
             }
         }
-        databasePoolSize = try integer(Settings.databasePoolSize, in: 1...100, default: min(messaging.concurrency * 2, 100))
+        // A command holds a connection for one statement at a time, so a few connections serve many commands;
+        // one PostgreSQL serves every replica, and each connection costs it a process.
+        databasePoolSize = try integer(Settings.databasePoolSize, in: 1...100, default: 10)
         httpPort = try integer(Settings.httpPort, in: 0...65535, default: 8080)
 
         let level = string(Settings.logLevel) ?? "info"
