@@ -50,8 +50,11 @@ import Testing
                 let crashed = try await world.database.snapshot()
                 #expect(crashed.cartOfOrder.isEmpty && crashed.unfinishedClaims == 1, "killed mid-command: claimed, charged, no order yet")
 
+                // The claim's lease is two minutes: only its dead worker's lapsed liveness lets the successor in sooner.
                 let second = try await world.startWorker(payments)
+                let restarted = ContinuousClock.now
                 let answer = try #require(try await world.events.wait(timeout: .seconds(30)) { $0.properties.correlationID == "place-1" }.first)
+                print("takeover: the dead worker's command was answered \(ContinuousClock.now - restarted) after its successor was ready")
                 #expect(answer.properties.type == "order.placed", "\(Bodies.json(answer))")
                 second.terminate()
                 #expect(try await second.waitForExit(timeout: .seconds(15)) == 0, "\(second.standardError)")

@@ -82,14 +82,4 @@ import Testing
         #expect(configuration.messaging.queueType == .quorum)
         #expect(configuration.messaging.concurrency == 3)
     }
-
-    @Test func warnsWhenTheClaimLeaseOutlastsTheRetries() throws {
-        let risky = try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_CLAIM_LEASE": "2m", "CHECKOUT_RETRY_DELAYS": "5s,10s"]))
-        let safe = try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_CLAIM_LEASE": "10s", "CHECKOUT_RETRY_DELAYS": "5s,10s"]))
-
-        #expect(risky.warnings.count == 1)
-        #expect(risky.warnings.first?.hasPrefix("CHECKOUT_CLAIM_LEASE (120.0 seconds) is not shorter than the sum of CHECKOUT_RETRY_DELAYS (15.0 seconds)") == true)
-        #expect(safe.warnings.isEmpty)
-        #expect(try WorkerConfiguration(reading: TestWorld.reader([:])).warnings.isEmpty)
-    }
 }

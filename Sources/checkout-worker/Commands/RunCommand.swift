@@ -18,7 +18,6 @@ struct RunCommand: AsyncParsableCommand {
         LoggingBootstrap.bootstrap(format: configuration.logFormat, level: configuration.logLevel)
         let logger = Logger(label: "checkout-worker")
         logger.info("starting", metadata: configuration.loggable)
-        for warning in configuration.warnings { logger.warning("\(warning)") }
         let worker: Worker
         do {
             worker = try await buildWorker(configuration: configuration, logger: logger, metrics: MetricsBootstrap.bootstrap())

@@ -127,14 +127,6 @@ struct WorkerConfiguration: Sendable {
         guard claimLease >= .seconds(1) else { throw Settings.claimLease.invalid(string(Settings.claimLease) ?? "") }
     }
 
-    /// Settings that are valid one by one but risky together, for warnings at start-up.
-    var warnings: [String] {
-        let retryDelays = messaging.retryDelays.delays.map(\.duration)
-        let retryWindow = retryDelays.reduce(Duration.zero, +)
-        guard !retryDelays.isEmpty, retryWindow <= claimLease else { return [] }
-        return ["\(Settings.claimLease.environmentName) (\(claimLease)) is not shorter than the sum of \(Settings.retryDelays.environmentName) (\(retryWindow)): the commands of a worker that crashes would run out of retries while still claimed and be dead-lettered unanswered"]
-    }
-
     /// The effective configuration for the start-up log line, passwords and keys masked.
     var loggable: Logger.Metadata {
         let payment: String = switch paymentProcessor {

@@ -63,8 +63,6 @@ final class ChaosWorld: Sendable {
                 "CHECKOUT_PREFETCH": "16",
                 // 15.5 s of retries in all: longer than any outage of the run.
                 "CHECKOUT_RETRY_DELAYS": "500ms,1s,2s,4s,8s",
-                // A killed worker's claims are taken over after 5 s, before the retries run out.
-                "CHECKOUT_CLAIM_LEASE": "5s",
                 "CHECKOUT_SHUTDOWN_GRACE_PERIOD": "10s",
             ]
             let messaging = try WorkerConfiguration(reading: TestWorld.reader(environment)).messaging

@@ -49,8 +49,9 @@ final class ProcessWorld: Sendable {
         }
     }
 
-    /// The settings of this world's workers: its vhost and database, any free HTTP port, quick
-    /// retries, and claims that a crashed worker's successor can take over after two seconds.
+    /// The settings of this world's workers: its vhost and database, any free HTTP port and quick
+    /// retries. The claim lease is the default (two minutes): a crashed worker's successor takes its
+    /// commands over through their claims' liveness, as in production.
     func environment(_ overrides: [String: String] = [:]) -> [String: String] {
         [
             "CHECKOUT_AMQP_URL": vhost.url,
@@ -58,7 +59,6 @@ final class ProcessWorld: Sendable {
             "CHECKOUT_HTTP_PORT": "0",
             "CHECKOUT_CONCURRENCY": "4",
             "CHECKOUT_RETRY_DELAYS": "500ms,1s,2s,4s,8s",
-            "CHECKOUT_CLAIM_LEASE": "2s",
             "CHECKOUT_SHUTDOWN_GRACE_PERIOD": "10s",
         ].merging(overrides) { $1 }
     }
