@@ -128,6 +128,20 @@ import Testing
         }
     }
 
+    /// Found by PropertyFuzzTests: the dead letter went out under the client's header as routing key,
+    /// which the protocol cannot carry, and the message came back forever.
+    @Test func anOriginalRoutingKeyHeaderLongerThanARoutingKeyIsNotUsedAsOne() async throws {
+        try await withWorld { world in
+            let headers: AMQPFieldTable = [RetryHeaders.originalRoutingKey: .string(String(repeating: "A", count: 4096))]
+
+            try await world.sendRaw("cart.sync", Array(Bodies.syncCart().utf8), messageID: "long-key-1", headers: headers)
+
+            let dead = try #require(try await world.deadLetters.wait { $0.properties.messageID == "long-key-1" }.first)
+            #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "unknown-routing-key")
+            #expect(dead.routingKey == "cart.sync")
+        }
+    }
+
     @Test func aDeletedCommandQueueIsDeclaredAgainAndConsumed() async throws {
         try await withWorld { world in
             _ = try await world.client.deleteQueue(world.names.syncCartQueue)

@@ -30,8 +30,13 @@ struct FailureRouter: Sendable {
     }
 
     /// Publishes the message unchanged but for the headers that say why, under its original routing key.
+    ///
+    /// The original routing key is the one a retry carried in its header; a client's header that is no
+    /// routing key (over the protocol's 255 bytes) is not used. If the broker cannot be sent the client's
+    /// properties at all, the dead letter keeps the body, the message id and the worker's headers.
     func deadLetter(_ delivery: AMQPDelivery, reason: String, detail: String) async throws {
-        let routingKey = delivery.properties.headers?[RetryHeaders.originalRoutingKey]?.stringValue ?? delivery.routingKey
+        let original = delivery.properties.headers?[RetryHeaders.originalRoutingKey]?.stringValue
+        let routingKey = original.flatMap { $0.utf8.count <= 255 ? $0 : nil } ?? delivery.routingKey
         var added: AMQPFieldTable = [
             RetryHeaders.errorReason: .string(reason),
             RetryHeaders.errorDetail: .string(String(detail.prefix(1000))),
@@ -44,13 +49,15 @@ struct FailureRouter: Sendable {
             added[RetryHeaders.errorDetail] = .string(String("\(detail.prefix(500)); headers dropped to fit the frame: \(names)".prefix(1000)))
             properties.headers = added
         }
-        try await connection.publish(AMQPMessage(
-            exchange: configuration.deadLetter,
-            routingKey: routingKey,
-            properties: properties,
-            body: delivery.body,
-            mandatory: true
-        ))
+        do {
+            try await connection.publish(AMQPMessage(exchange: configuration.deadLetter, routingKey: routingKey, properties: properties,
+                                                     body: delivery.body, mandatory: true))
+        } catch let error as AMQPError where error.code == .protocolError {
+            added[RetryHeaders.errorDetail] = .string(String("\(detail.prefix(500)); properties dropped, they could not be sent: \(error.message)".prefix(1000)))
+            let bare = AMQPProperties(headers: added, deliveryMode: .persistent, messageID: delivery.properties.messageID)
+            try await connection.publish(AMQPMessage(exchange: configuration.deadLetter, routingKey: routingKey, properties: bare,
+                                                     body: delivery.body, mandatory: true))
+        }
     }
 
     /// The client's properties with `added` headers; when that does not fit in a frame, only `added`,
