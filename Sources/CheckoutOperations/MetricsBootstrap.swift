@@ -16,10 +16,8 @@ public struct MetricsBootstrap: Sendable {
     /// A fresh registry and factory, not installed anywhere.
     public init() {
         let registry = PrometheusCollectorRegistry()
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.defaultDurationHistogramBuckets = Self.durationBuckets
         self.registry = registry
-        self.factory = factory
+        factory = DocumentedMetricsFactory(registry: registry, durationBuckets: Self.durationBuckets, valueBuckets: Self.valueBuckets)
     }
 
     /// Buckets of every timer: from 1 ms, since a publish confirm on a nearby broker takes about that,
@@ -29,6 +27,9 @@ public struct MetricsBootstrap: Sendable {
         .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
         .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10), .seconds(30),
     ]
+
+    /// Buckets of every value recorder: counts and sizes from one to a million.
+    static let valueBuckets: [Double] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000]
 
     /// The process's instance, installed into `MetricsSystem` the first time; later calls return the same one.
     public static func bootstrap() -> MetricsBootstrap {

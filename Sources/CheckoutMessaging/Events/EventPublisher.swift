@@ -18,6 +18,7 @@ public struct EventPublisher: Sendable {
     private let tracer: any LegacyTracer
     private let now: @Sendable () -> Date
     private let confirmLatency: [EventType: Timer]
+    private let metrics: any MetricsFactory
 
     /// - Parameters:
     ///   - tracer: Writes the current span's trace context into the event's headers.
@@ -38,6 +39,7 @@ public struct EventPublisher: Sendable {
             confirmLatency[type] = Timer(label: "checkout_publish_confirm_seconds", dimensions: [("event", type.rawValue)], factory: metrics)
         }
         self.confirmLatency = confirmLatency
+        self.metrics = metrics
     }
 
     func publish(_ event: some EventBody, as type: EventType, for command: CommandEnvelope) async throws {
@@ -64,10 +66,17 @@ public struct EventPublisher: Sendable {
         try await published
     }
 
-    /// Publishes and records how long the confirm took; a failed publish is not a latency.
+    /// Publishes and records how long the confirm took; a failed publish is counted by its error's code
+    /// (`checkout_publish_failures_total`), not timed. Failures are rare, so their counters are made then.
     private func publishTimed(_ message: AMQPMessage, as type: EventType) async throws {
         let start = ContinuousClock.now
-        try await connection.publish(message)
+        do {
+            try await connection.publish(message)
+        } catch {
+            let code = (error as? AMQPError)?.code.description ?? "unexpected"
+            Counter(label: "checkout_publish_failures_total", dimensions: [("event", type.rawValue), ("code", code)], factory: metrics).increment()
+            throw error
+        }
         confirmLatency[type]?.record(duration: ContinuousClock.now - start)
     }
 }

@@ -22,6 +22,7 @@ struct CommandHandler: Sendable {
     let tracer: any LegacyTracer
     /// How long to wait before handing back a delivery that could be neither acked nor routed.
     let pauseBeforeRequeue: Duration
+    let now: @Sendable () -> Date
 
     /// The decoded command, ready to run or to give up.
     private enum Command {
@@ -38,7 +39,7 @@ struct CommandHandler: Sendable {
 
     func handle(_ delivery: AMQPDelivery, kind: CommandKind) async {
         let start = ContinuousClock.now
-        metrics.received(kind)
+        metrics.received(kind, sentAt: delivery.properties.timestamp, now: now())
         metrics.started()
         defer { metrics.finished() }
         var logger = logger

@@ -43,7 +43,8 @@ public final class CommandWorker: Service {
             logger: logger,
             metrics: MessagingMetrics(factory: metrics),
             tracer: tracer,
-            pauseBeforeRequeue: .seconds(1)
+            pauseBeforeRequeue: .seconds(1),
+            now: now
         )
     }
 

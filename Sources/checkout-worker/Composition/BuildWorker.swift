@@ -60,6 +60,7 @@ func buildWorker(
         payments = StripePaymentProcessor(configuration: stripe, httpClient: httpClient, logger: logger)
     }
 
+    Gauge(label: "checkout_build_info", dimensions: [("version", CheckoutWorkerVersion.current)], factory: metrics.factory).record(1)
     let connection: AMQPConnection
     let reconnects = Counter(label: "checkout_broker_reconnects_total", factory: metrics.factory)
     do {
@@ -93,6 +94,7 @@ func buildWorker(
     var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: operations)]
     services += resources.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
     services.append(.init(service: LivenessService(store: store, logger: logger)))
+    services.append(.init(service: BrokerMetricsService(connection: connection, factory: metrics.factory)))
     services.append(.init(service: commands, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup))
     var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
