@@ -47,6 +47,11 @@ trap 'exit 143' TERM
 
 say "building (swift build --build-tests)"
 swift build --build-tests
+# The worker exports traces over OTLP/HTTP only: no gRPC package may enter its build graph.
+if swift package show-dependencies | grep -qi grpc; then
+    echo "test.sh: ERROR: a gRPC package is in the dependency graph (swift package show-dependencies)" >&2
+    exit 1
+fi
 # WorkerProcessTests and CrashSafetyTests run the executable itself, from the build directory.
 [[ -x "$(swift build --show-bin-path)/checkout-worker" ]] || {
     echo "test.sh: ERROR: the build produced no $(swift build --show-bin-path)/checkout-worker, which the process tests run" >&2

@@ -42,7 +42,21 @@ public struct EventPublisher: Sendable {
         self.metrics = metrics
     }
 
+    /// Publishes in a producer span of its own, whose context the event's `traceparent` carries.
     func publish(_ event: some EventBody, as type: EventType, for command: CommandEnvelope) async throws {
+        let messageID = type.messageID(forCommand: command.messageID)
+        try await tracer.withAnySpan("\(type.rawValue) publish", ofKind: .producer) { span in
+            span.attributes["messaging.system"] = "rabbitmq"
+            span.attributes["messaging.operation.type"] = "publish"
+            span.attributes["messaging.destination.name"] = exchange
+            span.attributes["messaging.rabbitmq.destination.routing_key"] = type.rawValue
+            span.attributes["messaging.message.id"] = messageID
+            span.attributes["messaging.message.conversation_id"] = command.correlationID
+            try await publish(event, as: type, messageID: messageID, for: command)
+        }
+    }
+
+    private func publish(_ event: some EventBody, as type: EventType, messageID: String, for command: CommandEnvelope) async throws {
         var headers: AMQPFieldTable = ["causation_id": .string(command.messageID)]
         tracer.inject(InstrumentationContext.current ?? .topLevel, into: &headers, using: AMQPHeadersInjector())
         let properties = AMQPProperties(
@@ -50,7 +64,7 @@ public struct EventPublisher: Sendable {
             headers: headers,
             deliveryMode: .persistent,
             correlationID: command.correlationID,
-            messageID: type.messageID(forCommand: command.messageID),
+            messageID: messageID,
             timestamp: AMQPTimestamp(now()),
             type: type.rawValue
         )

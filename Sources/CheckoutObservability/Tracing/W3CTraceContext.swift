@@ -7,6 +7,8 @@ public struct W3CTraceContext: Sendable, Hashable {
     public let traceID: String
     public let spanID: String
     public let flags: String
+    /// The `tracestate` that came with it (vendor entries, at most 512 bytes as W3C allows), passed on unchanged.
+    public var state: String?
 
     public init?(traceparent: String) {
         let parts = traceparent.split(separator: "-", omittingEmptySubsequences: false)
@@ -29,7 +31,9 @@ public struct W3CTraceContext: Sendable, Hashable {
 
     /// A child of this context: same trace, a new span id.
     func child() -> W3CTraceContext {
-        W3CTraceContext(traceID: traceID, spanID: TraceIDGenerator.shared.spanID(), flags: flags)
+        var child = W3CTraceContext(traceID: traceID, spanID: TraceIDGenerator.shared.spanID(), flags: flags)
+        child.state = state
+        return child
     }
 
     /// The root of a new trace, sampled.

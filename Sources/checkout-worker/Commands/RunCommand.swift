@@ -15,12 +15,14 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try settings.workerConfiguration()
-        LoggingBootstrap.bootstrap(format: configuration.logFormat, level: configuration.logLevel)
+        LoggingBootstrap.bootstrap(format: configuration.logFormat, level: configuration.logLevel, metadataProvider: TracingBackend.logMetadata)
         let logger = Logger(label: "checkout-worker")
         logger.info("starting", metadata: configuration.loggable)
         let worker: Worker
         do {
-            worker = try await buildWorker(configuration: configuration, logger: logger, metrics: MetricsBootstrap.bootstrap())
+            let tracing = try TracingBackend.make(environment: ProcessInfo.processInfo.environment, logger: logger)
+            if tracing.exporter != nil { logger.info("exporting traces over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)") }
+            worker = try await buildWorker(configuration: configuration, logger: logger, metrics: MetricsBootstrap.bootstrap(), tracing: tracing)
         } catch {
             logger.critical("could not start", metadata: ["error.message": "\(error)"])
             throw ExitCode.failure

@@ -23,6 +23,7 @@ func buildWorker(
     configuration: WorkerConfiguration,
     logger: Logger,
     metrics: MetricsBootstrap,
+    tracing: TracingBackend = .propagatingOnly,
     sharedStore: CheckoutStore? = nil
 ) async throws -> Worker {
     var resources: [ClosingService] = []
@@ -77,7 +78,7 @@ func buildWorker(
         useCases: useCases(store: store, payments: payments, claimLease: configuration.claimLease, metrics: metrics.factory),
         logger: logger,
         metrics: metrics.factory,
-        tracer: W3CPropagatingTracer()
+        tracer: tracing.tracer
     )
     let operations = OperationsServer(
         port: configuration.httpPort,
@@ -94,6 +95,7 @@ func buildWorker(
     var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: operations)]
     services += resources.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
     services.append(.init(service: LivenessService(store: store, logger: logger)))
+    if let exporter = tracing.exporter { services.append(.init(service: exporter)) }
     services.append(.init(service: BrokerMetricsService(connection: connection, factory: metrics.factory)))
     services.append(.init(service: commands, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup))
     var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

@@ -1,0 +1,62 @@
+import CheckoutMessaging
+import Foundation
+import RabbitMQ
+import Testing
+
+/// With the standard OTEL_* variables set, the worker's spans reach an OpenTelemetry collector over
+/// OTLP/HTTP, in the trace the client's `traceparent` started, and the trace context goes on to the event.
+@Suite struct TraceExportTests {
+    private static let traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
+
+    private static func base64(hex: String) -> String {
+        let bytes = stride(from: 0, to: hex.count, by: 2).map { offset in
+            UInt8(hex.dropFirst(offset).prefix(2), radix: 16)!
+        }
+        return Data(bytes).base64EncodedString()
+    }
+
+    @Test func aCommandsSpansAreExportedInTheClientsTraceAndItsContextPassesOnToTheEvent() async throws {
+        let collector = try await OTLPCollector.start()
+        do {
+            try await withProcessWorld("otel") { world in
+                let worker = try await world.startWorker([
+                    "OTEL_EXPORTER_OTLP_ENDPOINT": collector.url,
+                    "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
+                    "OTEL_BSP_SCHEDULE_DELAY": "100",
+                ])
+                let properties = AMQPProperties(
+                    contentType: "application/json",
+                    headers: ["traceparent": .string("00-\(Self.traceID)-00f067aa0ba902b7-01"), "tracestate": "vendor=abc"],
+                    messageID: "traced-1"
+                )
+                try await world.client.publish(AMQPMessage(exchange: "checkout.commands", routingKey: "cart.sync", properties: properties,
+                                                           body: Array(Bodies.syncCart().utf8), mandatory: true))
+
+                let event = try #require(try await world.events.wait { $0.properties.correlationID == "traced-1" }.first)
+                let traceparent = try #require(event.properties.headers?["traceparent"]?.stringValue)
+                #expect(traceparent.hasPrefix("00-\(Self.traceID)-") && !traceparent.contains("00f067aa0ba902b7"))
+                #expect(event.properties.headers?["tracestate"]?.stringValue == "vendor=abc")
+
+                let published = "\(event.properties.type ?? "") publish"
+                let deadline = ContinuousClock.now + .seconds(20)
+                var exported = ""
+                while !(exported.contains("cart.sync process") && exported.contains(published)), ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(100))
+                    exported = collector.bodies(of: "/v1/traces").joined(separator: "\n")
+                }
+                #expect(exported.contains("cart.sync process") && exported.contains(published), "exported: \(exported.prefix(2000))")
+                // swift-otel writes ids in base64, as protobuf's JSON mapping does; OTLP's JSON asks for hex.
+                #expect(exported.contains("\"traceId\":\"\(Self.base64(hex: Self.traceID))\""), "spans not in the client's trace: \(exported.prefix(2000))")
+                #expect(exported.contains("\"traceState\":\"vendor=abc\""))
+                #expect(exported.contains("messaging.system") && exported.contains("rabbitmq"))
+
+                worker.terminate()
+                #expect(try await worker.waitForExit(timeout: .seconds(15)) == 0, "\(worker.standardError)")
+            }
+        } catch {
+            try? await collector.shutdown()
+            throw error
+        }
+        try await collector.shutdown()
+    }
+}
