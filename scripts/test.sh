@@ -5,7 +5,8 @@
 # The servers (see scripts/test-servers.sh) are stopped on exit, also on failure or Ctrl-C, unless
 # they were already running before (then they are left as found). KEEP_TEST_SERVERS=1 keeps them up.
 # The chaos and cluster suites also need the three-node test cluster (`test-servers.sh start-cluster`),
-# started for the whole run, or for a run whose arguments name them (--filter ChaosTests).
+# started for the whole run, or for a run whose arguments select them (--filter ChaosTests, or
+# --filter CheckoutWorkerTests); they then run on their own, after the other selected suites.
 # A full run (no arguments) ends with scripts/check-examples.sh: compose and the Kubernetes manifests
 # validated offline, the Python client example run against the built worker.
 # The exit code is swift test's, or check-examples.sh's when the tests passed.
@@ -79,14 +80,63 @@ start_cluster() {
     say "RABBITMQ_CLUSTER_URLS=$RABBITMQ_CLUSTER_URLS"
 }
 
+# Whether swift test's arguments (after the suite id) select suite $1 (CheckoutWorkerTests.ChaosTests):
+# no --filter, or a --filter that matches its id or names it, and no --skip that does.
+selects() {
+    local id=$1 filters=() skips=() f
+    shift
+    while (($#)); do
+        case $1 in
+            --filter) filters+=("${2:-}"); shift 2 || shift ;;
+            --filter=*) filters+=("${1#--filter=}"); shift ;;
+            --skip) skips+=("${2:-}"); shift 2 || shift ;;
+            --skip=*) skips+=("${1#--skip=}"); shift ;;
+            *) shift ;;
+        esac
+    done
+    for f in "${skips[@]}"; do [[ $id =~ $f || $f == *"${id#*.}"* ]] && return 1; done
+    ((${#filters[@]} == 0)) && return 0
+    for f in "${filters[@]}"; do [[ $id =~ $f || $f == *"${id#*.}"* ]] && return 0; done
+    return 1
+}
+
 set +e
 if [[ $# -gt 0 ]]; then
     rc=0
-    if [[ "$*" =~ Chaos|Cluster ]]; then start_cluster || rc=1; fi
-    if ((rc == 0)); then
+    # The chaos and cluster suites need the cluster, and each must run alone (they stop and cut its
+    # nodes): a filter that selects them (--filter CheckoutWorkerTests does) runs them after the rest.
+    alone=()
+    for suite in ChaosTests ClusterFailoverTests; do
+        if selects "CheckoutWorkerTests.$suite" "$@"; then alone+=("$suite"); fi
+    done
+    only_alone=0
+    if ((${#alone[@]} > 0)) && [[ "$*" =~ --filter ]]; then
+        only_alone=1
+        for f in "$@"; do
+            [[ $f == --* ]] && continue
+            [[ $f == *ChaosTests* || $f == *ClusterFailoverTests* ]] || only_alone=0
+        done
+    fi
+    if ((${#alone[@]} == 0)); then
         say "running swift test $*"
         swift test --skip-build "$@"
         rc=$?
+    else
+        if ((only_alone == 0)); then
+            say "running swift test $* --skip ChaosTests --skip ClusterFailoverTests"
+            swift test --skip-build "$@" --skip ChaosTests --skip ClusterFailoverTests
+            rc=$?
+        fi
+        if start_cluster; then
+            for suite in "${alone[@]}"; do
+                say "running swift test --filter $suite (on its own, on the test cluster)"
+                swift test --skip-build --filter "$suite"
+                suite_rc=$?
+                [[ $rc -ne 0 ]] || rc=$suite_rc
+            done
+        else
+            rc=1
+        fi
     fi
 else
     # Suites that close every broker connection, stop a node or raise its memory alarm would break

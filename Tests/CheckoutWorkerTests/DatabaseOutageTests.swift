@@ -1,6 +1,7 @@
 import CheckoutDomain
 import CheckoutPersistence
 import Foundation
+import Synchronization
 import Testing
 
 /// The store over PostgreSQL across a few seconds in which the database is unreachable (every
@@ -8,7 +9,8 @@ import Testing
 /// workers, on one store, so that a failure points at the store and not at the messaging around it.
 ///
 /// Every call made during the outage must end, with a result or an error the worker can retry; a
-/// call that never returns holds its command (and its pooled connection) forever.
+/// call that never returns holds its command (and its pooled connection) forever. The outage itself
+/// is confirmed: the proxy closed open connections and refused new ones, and calls failed meanwhile.
 @Suite(.timeLimit(.minutes(1)))
 struct DatabaseOutageTests {
     @Test func everyStoreCallEndsAndTheStoreAnswersAgainAfterTheDatabaseWasUnreachable() async throws {
@@ -22,7 +24,8 @@ struct DatabaseOutageTests {
         let skus = Set(ChaosLoad.products.map(\.sku))
         do {
             // Writes (transactions) and reads keep every pooled connection busy when the cut comes.
-            let stuck = try await withThrowingTaskGroup(of: String?.self) { group in
+            let failures = FailureCount()
+            let (stuck, outage) = try await withThrowingTaskGroup(of: String?.self) { group in
                 for task in 0..<16 {
                     group.addTask {
                         let end = ContinuousClock.now + .seconds(6)
@@ -39,17 +42,19 @@ struct DatabaseOutageTests {
                                 return "\(task % 2 == 0 ? "a read" : "a write"): \(error)"
                             } catch {
                                 // The database is away: an error the worker retries, as it should be.
+                                failures.count.withLock { $0 += 1 }
                             }
                         }
                         return nil
                     }
                 }
                 try await Task.sleep(for: .milliseconds(500))
-                proxy.cut()
-                try await Task.sleep(for: .seconds(4))
-                proxy.restore()
-                return try await group.reduce(into: [String]()) { stuck, call in call.map { stuck.append($0) } }
+                let outage = try await proxy.outage(for: .seconds(4))
+                return (try await group.reduce(into: [String]()) { stuck, call in call.map { stuck.append($0) } }, outage)
             }
+            #expect(outage.closed > 0, "the cut closed the pool's open connections")
+            #expect(outage.refused > 0, "the proxy refused new connections during the outage")
+            #expect(failures.count.withLock { $0 } > 0, "store calls failed while the database was unreachable")
             #expect(stuck.isEmpty, "\(stuck.count) store calls made as the connections were cut never returned: \(stuck)")
             let products = try await Deadline.run("reading the catalog after the outage", within: .seconds(10)) {
                 try await store.catalog.products(skus)
@@ -65,4 +70,9 @@ struct DatabaseOutageTests {
         try await proxy.shutdown()
         await database.drop()
     }
+}
+
+/// The store calls that failed, counted across the tasks of ``DatabaseOutageTests``.
+private final class FailureCount: Sendable {
+    let count = Mutex(0)
 }

@@ -1,21 +1,25 @@
 import Synchronization
 
 /// Hands out cart numbers to a chaos run's shoppers: until the faults are over and at least
-/// `minimum` carts were taken, so that load runs through every fault, and never more than `maximum`.
+/// `minimumCommands` commands were sent, so that load runs through every fault and the run is big
+/// enough, and never more than `maximum` carts.
 final class CartDispenser: Sendable {
-    private let minimum: Int
+    private let minimumCommands: Int
     private let maximum: Int
+    private let commandsSent: @Sendable () -> Int
     private let state = Mutex((next: 0, faultsOver: false))
 
-    init(minimum: Int, maximum: Int) {
-        self.minimum = minimum
+    init(minimumCommands: Int, maximum: Int, commandsSent: @escaping @Sendable () -> Int) {
+        self.minimumCommands = minimumCommands
         self.maximum = maximum
+        self.commandsSent = commandsSent
     }
 
     /// The next cart's number, or nil when the run has enough.
     func next() -> Int? {
-        state.withLock { state in
-            guard state.next < maximum, !(state.faultsOver && state.next >= minimum) else { return nil }
+        let sent = commandsSent()
+        return state.withLock { state in
+            guard state.next < maximum, !(state.faultsOver && sent >= minimumCommands) else { return nil }
             defer { state.next += 1 }
             return state.next
         }

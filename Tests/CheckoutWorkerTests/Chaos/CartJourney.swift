@@ -24,6 +24,12 @@ struct CartJourney {
             try await client.publish(malformed)
         }
         guard var cart = try await firstSync() else { return }
+        if load.reusesSyncID(index) {
+            // Another body under the first sync's id, after it was answered: `duplicate-message-id`.
+            let first = load.syncCart(index, step: "sync-1", baseVersion: 0, items: load.items(index))
+            let other = load.syncCart(index, step: "sync-reused-id", baseVersion: cart.version, items: load.changedItems(index))
+            _ = try await client.ask(other.reusing(idOf: first))
+        }
         if load.isSyncedByStranger(index) {
             let stranger = "stranger-\(load.runID)-\(index)"
             _ = try await client.ask(load.syncCart(index, step: "sync-stranger", baseVersion: cart.version, items: load.items(index), customer: stranger))
@@ -38,7 +44,12 @@ struct CartJourney {
         if load.hasInvalidOrder(index) {
             _ = try await client.ask(load.invalidOrder(index, cartVersion: cart.version, expectedTotal: cart.subtotal))
         }
-        try await placeOrder(cart)
+        let order = try await placeOrder(cart)
+        if load.reusesOrderID(index) {
+            // Another total under the order's id, after it was answered: `duplicate-message-id`, never a second charge.
+            let other = load.placeOrder(index, step: "place-reused-id", cartVersion: cart.version, expectedTotal: cart.subtotal + 100)
+            _ = try await client.ask(other.reusing(idOf: order))
+        }
         if load.isSyncedAfterOrder(index) {
             _ = try await client.ask(load.syncCart(index, step: "sync-after", baseVersion: cart.version, items: load.items(index)))
         }
@@ -57,7 +68,8 @@ struct CartJourney {
         return answers.lazy.compactMap(SyncedCart.init).first
     }
 
-    private func placeOrder(_ cart: SyncedCart) async throws {
+    /// Places the order (the command that goes first, when there are two).
+    private func placeOrder(_ cart: SyncedCart) async throws -> ChaosCommand {
         let total = cart.subtotal + (load.hasStaleTotal(index) ? 1 : 0)
         let order = load.placeOrder(index, step: "place", cartVersion: cart.version, expectedTotal: total)
         if load.isDoubleClicked(index) {
@@ -65,11 +77,14 @@ struct CartJourney {
             async let firstAnswer = client.ask(order)
             async let secondAnswer = client.ask(again)
             _ = try await (firstAnswer, secondAnswer)
+        } else if load.isResentAfterTimeout(index) {
+            _ = try await client.askResendingAfterTimeout(order)
         } else {
             if load.isPublishedTwice(index) {
                 try await client.publish(order)
             }
             _ = try await client.ask(order)
         }
+        return order
     }
 }

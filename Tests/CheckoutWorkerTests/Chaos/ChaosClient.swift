@@ -3,9 +3,14 @@ import Foundation
 import RabbitMQ
 import Testing
 
-/// The outside world of a chaos run: publishes commands as shop clients do, publishing again when
-/// the broker is away or an answer is late, and collects every event and dead letter on durable
-/// queues, so nothing is missed while the broker or a connection is down.
+/// The outside world of a chaos run: publishes commands as shop clients do and collects every event
+/// and dead letter on durable queues, so nothing is missed while the broker or a connection is down.
+///
+/// It never publishes a command again on its own: a command that the broker or a worker loses stays
+/// unanswered, and the run reports it as a violation (issue #20). Only publishing is retried, until
+/// the broker confirms, since an unconfirmed publish is not yet the broker's. The one exception is
+/// named: ``askResendingAfterTimeout(_:)``, a client that publishes again after a short timeout, whose
+/// commands the invariants check to be answered by one replayed event, not rescued.
 final class ChaosClient: Sendable {
     static let eventQueue = "chaos.observed-events"
 
@@ -15,10 +20,11 @@ final class ChaosClient: Sendable {
     private let connection: AMQPConnection
     private let messaging: MessagingConfiguration
     private let consumers: Task<Void, Never>
-    /// How long to wait for an answer before publishing the command again.
-    private let resendAfter: Duration = .seconds(15)
-    /// How long to keep publishing again before giving a command up as unanswered.
-    private let giveUpAfter: Duration = .seconds(60)
+    /// How long a journey waits for an answer before it goes on without one (the command then
+    /// stays unanswered, a violation): longer than the run's retries and outages together.
+    private let answerTimeout: Duration = .seconds(120)
+    /// How long the named client resend waits for an answer before it publishes again.
+    static let clientResendTimeout: Duration = .milliseconds(300)
 
     /// Connects to `urls`, declares the workers' topology (so commands can wait for a worker) and
     /// the event queue, and starts consuming events and dead letters.
@@ -64,28 +70,36 @@ final class ChaosClient: Sendable {
         self.deadLetters = deadLetters
     }
 
-    /// Publishes the command and waits for its answer, publishing it again (same id) when none
-    /// comes in time; nil when it stayed unanswered.
+    /// Publishes the command once and waits for its answer; nil when none came within ``answerTimeout``.
     func ask(_ command: ChaosCommand) async throws -> ObservedEvent? {
         try await publish(command)
-        let giveUp = ContinuousClock.now + giveUpAfter
-        var resend = ContinuousClock.now + resendAfter
-        while true {
-            if let answer = events.answer(to: command.id) { return answer }
-            let now = ContinuousClock.now
-            if now >= giveUp { return nil }
-            if now >= resend {
-                sent.recordResend()
-                try await publish(command)
-                resend = now + resendAfter
-            }
-            try await Task.sleep(for: .milliseconds(25))
-        }
+        return try await answer(to: command, within: answerTimeout)
     }
 
-    /// Publishes the command once (a client's retry when called again), persistent and confirmed.
+    /// The named client resend: publishes the command, and publishes it again (same id and body)
+    /// when no answer came within ``clientResendTimeout``, as a real client does after a timeout.
+    func askResendingAfterTimeout(_ command: ChaosCommand) async throws -> ObservedEvent? {
+        try await publish(command)
+        if let reply = try await answer(to: command, within: Self.clientResendTimeout) { return reply }
+        sent.recordClientResend(command.id)
+        try await publish(command)
+        return try await answer(to: command, within: answerTimeout)
+    }
+
+    private func answer(to command: ChaosCommand, within timeout: Duration) async throws -> ObservedEvent? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let reply = events.answer(to: command.id) { return reply }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        return events.answer(to: command.id)
+    }
+
+    /// Publishes the command once (a client's deliberate duplicate when called again), persistent and
+    /// confirmed, with its ``ChaosCommand/messageID`` and its own id as `correlation_id`.
     func publish(_ command: ChaosCommand) async throws {
-        let properties = AMQPProperties(contentType: "application/json", deliveryMode: .persistent, messageID: command.id)
+        var properties = AMQPProperties(contentType: "application/json", deliveryMode: .persistent, correlationID: command.id, messageID: command.messageID)
+        command.hostile?.apply(to: &properties)
         try await publish(AMQPMessage(exchange: messaging.commandsExchange, routingKey: command.kind.routingKey, properties: properties, body: Array(command.body.utf8), mandatory: true))
         sent.record(command)
     }
@@ -93,7 +107,7 @@ final class ChaosClient: Sendable {
     func publish(_ message: MalformedMessage) async throws {
         let properties = AMQPProperties(
             contentType: "application/json",
-            headers: [MalformedMessage.tagHeader: .string(message.tag)],
+            headers: message.headers,
             deliveryMode: .persistent,
             messageID: message.messageID
         )

@@ -12,6 +12,8 @@ import RabbitMQ
 /// retried; dead letters are the malformed messages and nothing else.
 struct ChaosInvariants {
     let sent: [String: ChaosCommand]
+    /// How often each command (by id) was published: every publish must be answered.
+    let publishCounts: [String: Int]
     let malformed: [String: MalformedMessage]
     let events: [String: [ObservedEvent]]
     let deadLetters: [AMQPDelivery]
@@ -30,11 +32,21 @@ struct ChaosInvariants {
         let charges = Dictionary(grouping: ledger.charges) { $0.commandID ?? "" }
         for command in sent.values.sorted(by: { $0.id < $1.id }) {
             guard let answers = events[command.id], let answer = answers.first else {
-                found.append("\(command.id) (\(command.kind.routingKey)) was never answered")
+                found.append(unanswered(command, charges: charges[command.messageID] ?? []))
                 continue
             }
             if Set(answers.map(\.messageID)).count != 1 || Set(answers.map(\.type)).count != 1 {
                 found.append("\(command.id) was answered with different events: \(answers.map { "\($0.type) \($0.messageID)" })")
+            }
+            let published = publishCounts[command.id] ?? 1
+            if answers.count < published {
+                found.append("\(command.id) was published \(published) times and answered \(answers.count) times: a publish was lost (client duplicates must be replayed)")
+            }
+            if let expected = command.expectedReason {
+                if answer.reason != expected {
+                    found.append("\(command.id) re-used the message id \(command.messageID) with another body and was answered \(answer.type) \(answer.reason ?? ""), not \(expected)")
+                }
+                continue
             }
             if let reason = answer.reason, reason.hasSuffix("unavailable") {
                 found.append("\(command.id) was given up after its retries: \(answer.type) \(reason)")
@@ -72,6 +84,23 @@ struct ChaosInvariants {
             }
         }
         return found
+    }
+
+    /// What every source says about a command that was never answered: the stored outcome, the
+    /// gateway's charges, the dead letters with its id, and the queues that still hold messages.
+    private func unanswered(_ command: ChaosCommand, charges: [FakeStripeCharge]) -> String {
+        let stored: String = switch store.outcomes[command.messageID] {
+        case nil: "no stored outcome"
+        case .some(nil): "claimed, no outcome"
+        case .some(let outcome?): "stored outcome \(outcome)"
+        }
+        let charged = charges.isEmpty ? "no charge" : "charges \(charges.map { "\($0.paymentIntentID) \($0.amount)\($0.isRefunded ? " refunded" : "")" })"
+        let dead = deadLetters.filter { $0.properties.messageID == command.messageID }
+            .map { $0.properties.headers?["x-error-reason"]?.stringValue ?? "?" }
+        let letters = dead.isEmpty ? "not dead-lettered" : "dead-lettered \(dead)"
+        let waiting = queues.filter { !$0.isEmpty }
+        let queued = waiting.isEmpty ? "every queue empty" : "queues not empty: \(waiting)"
+        return "\(command.id) (\(command.kind.routingKey), message id \(command.messageID), published \(publishCounts[command.id] ?? 1)x) was never answered: database: \(stored); ledger: \(charged); \(letters); \(queued)"
     }
 
     /// Every charge is for a command that was sent, and is either refunded (in full, once) or paid an order.

@@ -8,20 +8,27 @@ import Testing
 struct ChaosRun {
     let title: String
     let world: ChaosWorld
-    let load = ChaosLoad()
+    let load: ChaosLoad
     /// Customers checking out at once.
-    var shoppers = 24
-    var minimumCarts = 600
-    var maximumCarts = 2500
+    var shoppers = 48
+    /// The run goes on after the faults until this many commands were sent (issue #20: at least 5,000).
+    var minimumCommands = 5000
+    var maximumCarts = 4000
+
+    init(title: String, world: ChaosWorld) {
+        self.title = title
+        self.world = world
+        load = ChaosLoad(seed: world.seed)
+    }
 
     /// Runs the load and `faults` side by side, then checks everything.
     func perform(faults: @escaping @Sendable (FaultTimeline) async throws -> Void) async throws {
-        let timeline = FaultTimeline()
-        let dispenser = CartDispenser(minimum: minimumCarts, maximum: maximumCarts)
+        let timeline = FaultTimeline(seed: world.seed)
+        let dispenser = CartDispenser(minimumCommands: minimumCommands, maximum: maximumCarts) { [world] in world.client.sent.publishCounts.count }
         let progress = Task { [world] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(5))
-                print("[\(title) +\(ContinuousClock.now - timeline.start)] carts \(dispenser.count), commands \(world.client.sent.commands.count), events \(world.client.events.count), dead letters \(world.client.deadLetters.all.count), publish retries \(world.client.sent.publishRetries), resends \(world.client.sent.resends)")
+                print("[\(title) +\(ContinuousClock.now - timeline.start)] carts \(dispenser.count), commands \(world.client.sent.commands.count), events \(world.client.events.count), dead letters \(world.client.deadLetters.all.count), publish retries \(world.client.sent.publishRetries), client resends \(world.client.sent.clientResends.count)")
             }
         }
         defer { progress.cancel() }
@@ -50,7 +57,7 @@ struct ChaosRun {
         let events = world.client.events.byCommand
         let deadLetters = world.client.deadLetters.all
         let violations = ChaosInvariants(
-            sent: world.client.sent.commands, malformed: world.client.sent.malformed, events: events,
+            sent: world.client.sent.commands, publishCounts: world.client.sent.publishCounts, malformed: world.client.sent.malformed, events: events,
             deadLetters: deadLetters, store: store, ledger: ledger, queues: queues
         ).violations()
         let report = ChaosReport(
@@ -59,6 +66,7 @@ struct ChaosRun {
             faults: timeline.faults(eventArrivals: world.client.events.arrivals), violations: violations.count
         )
         print(report.text)
+        #expect(world.client.sent.commands.count >= minimumCommands, "the run sent at least \(minimumCommands) commands")
         for violation in violations.prefix(40) {
             Issue.record(Comment(rawValue: violation))
         }
@@ -70,22 +78,30 @@ struct ChaosRun {
         }
     }
 
-    /// Waits until no event came for three seconds, then until every queue of the vhost is empty
-    /// (retried commands back from their retry queues and answered); returns the last count.
+    /// Waits until every publish of every command was answered and every queue of the vhost is
+    /// empty (retried commands back from their retry queues and answered), or until nothing moved for
+    /// a minute (what is missing then is reported as violations), within four minutes; returns the
+    /// last queue count.
     private func drain() async throws -> [QueueDepth] {
-        let deadline = ContinuousClock.now + .seconds(45)
+        let deadline = ContinuousClock.now + .seconds(240)
         var seen = world.client.events.count
+        var lastProgress = ContinuousClock.now
+        var queues: [QueueDepth] = []
         while ContinuousClock.now < deadline {
-            try await Task.sleep(for: .seconds(3))
+            let events = world.client.events.byCommand
+            let unanswered = world.client.sent.publishCounts.filter { id, count in (events[id]?.count ?? 0) < count }
             let now = world.client.events.count
-            if now == seen { break }
-            seen = now
+            if now != seen {
+                seen = now
+                lastProgress = .now
+            }
+            let stalled = ContinuousClock.now - lastProgress > .seconds(60)
+            if unanswered.isEmpty || stalled {
+                queues = try await QueueDepth.list(node: world.controlNode, vhost: world.vhost)
+                if !queues.contains(where: { !$0.isEmpty }) || stalled && ContinuousClock.now - lastProgress > .seconds(90) { return queues }
+            }
+            try await Task.sleep(for: .seconds(1))
         }
-        var queues = try await QueueDepth.list(node: world.controlNode, vhost: world.vhost)
-        while queues.contains(where: { !$0.isEmpty }), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .seconds(2))
-            queues = try await QueueDepth.list(node: world.controlNode, vhost: world.vhost)
-        }
-        return queues
+        return try await QueueDepth.list(node: world.controlNode, vhost: world.vhost)
     }
 }

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 import Testing
 
@@ -25,16 +30,60 @@ final class ChaosWorkers: Sendable {
     }
 
     /// SIGKILLs worker `index` in the middle of whatever it does and starts a new one in its place;
-    /// returns once the new one serves HTTP.
-    func killAndReplace(_ index: Int) async throws {
+    /// returns once the new one serves HTTP, with what shows the victim is gone.
+    func killAndReplace(_ index: Int) async throws -> String {
         let victim = running.withLock { $0[index] }
+        let inFlight = try? await victim.get("/metrics").body
         victim.kill()
-        let status = try await victim.waitForExit(timeout: .seconds(10))
-        #expect(status == 137, "a SIGKILLed worker exits 137")
+        let status = try await victim.waitForExit(timeout: .seconds(30))
+        #expect(status == 137, "a SIGKILLed worker exits 137, pid \(victim.processIdentifier) exited \(status)")
+        // The process was reaped: its pid names no process any more.
+        #if canImport(Glibc)
+        let gone = Glibc.kill(victim.processIdentifier, 0) == -1 && errno == ESRCH
+        #else
+        let gone = Darwin.kill(victim.processIdentifier, 0) == -1 && errno == ESRCH
+        #endif
+        #expect(gone, "the SIGKILLed worker (pid \(victim.processIdentifier)) is gone")
         killed.withLock { $0.append(victim) }
         let replacement = try WorkerProcess(["run"], environment: environment)
         running.withLock { $0[index] = replacement }
-        _ = try await replacement.httpPort(timeout: .seconds(60))
+        _ = try await replacement.httpPort(timeout: .seconds(120))
+        let received = inFlight.map { Self.sum("checkout_commands_received_total", in: $0) } ?? 0
+        return "pid \(victim.processIdentifier) exited \(status), \(gone ? "gone" : "STILL THERE") (it had received \(received) commands); pid \(replacement.processIdentifier) took its place"
+    }
+
+    /// Each running worker's `checkout_broker_reconnects_total`, by pid, read from its `/metrics`.
+    func reconnects() async throws -> [Int32: Int] {
+        var counts: [Int32: Int] = [:]
+        for worker in running.withLock({ $0 }) {
+            counts[worker.processIdentifier] = Self.sum("checkout_broker_reconnects_total", in: try await worker.get("/metrics").body)
+        }
+        return counts
+    }
+
+    /// Waits (at most `timeout`) until every worker of `before` that still runs counted another
+    /// reconnect; records an issue for each that did not. Returns the counts, before → after.
+    func confirmReconnects(since before: [Int32: Int], within timeout: Duration = .seconds(90)) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        var after = try await reconnects()
+        while before.contains(where: { pid, count in after[pid].map { $0 <= count } ?? false }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(500))
+            after = (try? await reconnects()) ?? after
+        }
+        let stale = before.filter { pid, count in after[pid].map { $0 <= count } ?? false }
+        #expect(stale.isEmpty, "every worker counts a broker reconnect (checkout_broker_reconnects_total); these did not within \(timeout): \(stale), after \(after)")
+        #expect(before.keys.contains { after[$0] != nil }, "a worker that was there before the fault still runs to count it: before \(before), after \(after)")
+        return "reconnects " + before.keys.sorted().map { "pid \($0): \(before[$0]!) → \(after[$0].map { "\($0)" } ?? "gone")" }.joined(separator: ", ")
+    }
+
+    /// The sum of a metric's samples (every label set) in the Prometheus text `metrics`; 0 when absent.
+    static func sum(_ name: String, in metrics: String) -> Int {
+        metrics.split(separator: "\n").reduce(0) { total, line in
+            guard line.hasPrefix(name), let next = line.dropFirst(name.count).first, next == " " || next == "{",
+                  let value = line.split(separator: " ").last.flatMap({ Double($0) })
+            else { return total }
+            return total + Int(value)
+        }
     }
 
     /// Sends SIGTERM to every worker and returns their exit statuses (0 for a graceful stop).

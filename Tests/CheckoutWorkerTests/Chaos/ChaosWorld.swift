@@ -7,7 +7,8 @@ import Testing
 
 /// The servers of one chaos run, none shared with the suites that run beside it: a vhost of its own
 /// on the three-node test cluster, a PostgreSQL schema of its own reached through a ``TCPProxy`` that
-/// the run can cut, a fake Stripe that fails now and then, the client, and the workers.
+/// the run can cut, a fake Stripe that fails now and then (chosen by the run's seed) and whose search
+/// lags behind its charges, the client, and the workers.
 final class ChaosWorld: Sendable {
     let vhost: String
     let database: TestDatabase
@@ -17,11 +18,17 @@ final class ChaosWorld: Sendable {
     let workers: ChaosWorkers
     /// The cluster node that `rabbitmqctl` is asked (one that stays up).
     let controlNode: Int
+    let seed: ChaosSeed
+    /// How long the fake Stripe's search lags behind a charge: `CHAOS_STRIPE_SEARCH_LAG` seconds, 5 by default.
+    static let searchLag: Duration = .milliseconds(
+        Int64((Double(ProcessInfo.processInfo.environment["CHAOS_STRIPE_SEARCH_LAG"] ?? "") ?? 5) * 1000)
+    )
 
     /// Sets everything up and starts `workerCount` workers, which connect to `workerNodes` in that
     /// order (the client to `clientNodes`), with queues of `queueType`.
     init(
         _ name: String,
+        seed: ChaosSeed,
         workerNodes: [Int],
         clientNodes: [Int],
         controlNode: Int,
@@ -46,7 +53,9 @@ final class ChaosWorld: Sendable {
             _ = try await store.importCatalog(ChaosLoad.products)
             await store.close()
 
-            let stripe = try await FakeStripeServer.start(options: FakeStripeOptions(slowAnswerDelay: .seconds(1), transientFailureRate: gatewayFailureRate, seed: UInt64.random(in: 0...UInt64.max)))
+            let stripe = try await FakeStripeServer.start(options: FakeStripeOptions(
+                slowAnswerDelay: .seconds(1), transientFailureRate: gatewayFailureRate, seed: seed.roll(0x57), searchLag: Self.searchLag
+            ))
             cleanup.append { try? await stripe.shutdown() }
 
             let environment = [
@@ -77,6 +86,7 @@ final class ChaosWorld: Sendable {
             self.client = client
             self.workers = workers
             self.controlNode = controlNode
+            self.seed = seed
         } catch {
             for step in cleanup.reversed() { await step() }
             throw error

@@ -5,9 +5,10 @@ import Synchronization
 final class SentMessages: Sendable {
     private struct State {
         var commands: [String: ChaosCommand] = [:]
+        var publishCounts: [String: Int] = [:]
         var malformed: [String: MalformedMessage] = [:]
         var publishes = 0
-        var resends = 0
+        var clientResends: Set<String> = []
         var publishRetries = 0
     }
 
@@ -16,6 +17,7 @@ final class SentMessages: Sendable {
     func record(_ command: ChaosCommand) {
         state.withLock {
             $0.commands[command.id] = command
+            $0.publishCounts[command.id, default: 0] += 1
             $0.publishes += 1
         }
     }
@@ -27,16 +29,19 @@ final class SentMessages: Sendable {
         }
     }
 
-    /// A command published again because no answer came in time, as a client would.
-    func recordResend() { state.withLock { $0.resends += 1 } }
+    /// A command that the named client resend published again because no answer came in time.
+    func recordClientResend(_ id: String) { state.withLock { _ = $0.clientResends.insert(id) } }
 
     /// A publish that failed (the broker was away) and was tried again.
     func recordPublishRetry() { state.withLock { $0.publishRetries += 1 } }
 
     var commands: [String: ChaosCommand] { state.withLock { $0.commands } }
     var malformed: [String: MalformedMessage] { state.withLock { $0.malformed } }
+    /// How often each command was published (more than once: a client's deliberate duplicate).
+    var publishCounts: [String: Int] { state.withLock { $0.publishCounts } }
     /// Every publish of a command or malformed message that the broker confirmed.
     var publishes: Int { state.withLock { $0.publishes } }
-    var resends: Int { state.withLock { $0.resends } }
+    /// The ids of the commands the named client resend published again.
+    var clientResends: Set<String> { state.withLock { $0.clientResends } }
     var publishRetries: Int { state.withLock { $0.publishRetries } }
 }

@@ -46,9 +46,30 @@ final class TCPProxy: Sendable {
         self.connections = connections
     }
 
-    /// Closes every connection through the proxy and refuses new ones until ``restore()``.
-    func cut() {
+    /// Closes every connection through the proxy and refuses new ones until ``restore()``; returns
+    /// how many channels it closed (both ends of each connection count).
+    @discardableResult
+    func cut() -> Int {
         connections.cut()
+    }
+
+    /// How many connection attempts the proxy refused while cut, since it started.
+    var refused: Int { connections.refused }
+
+    /// Cuts the proxy for `duration`, then restores it; returns the channels the cut closed and the
+    /// connections refused during the outage.
+    func outage(for duration: Duration) async throws -> (closed: Int, refused: Int) {
+        let refusedBefore = refused
+        let closed = cut()
+        do {
+            try await Task.sleep(for: duration)
+        } catch {
+            restore()
+            throw error
+        }
+        let refusedDuring = refused - refusedBefore
+        restore()
+        return (closed, refusedDuring)
     }
 
     /// Forwards new connections again.

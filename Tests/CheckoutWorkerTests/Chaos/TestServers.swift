@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOPosix
 
 /// `scripts/test-servers.sh`, for the suites that start, stop and break servers of their own: the
 /// three-node RabbitMQ cluster (`start-cluster`), its nodes' `rabbitmqctl`, and stopping one node.
@@ -20,6 +22,22 @@ enum TestServers {
         var components = URLComponents(string: clusterURLs[node - 1])!
         components.percentEncodedPath = "/" + (vhost.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? vhost)
         return components.string!
+    }
+
+    /// Whether node `node`'s AMQP port takes a TCP connection now: how a test confirms that a node
+    /// it stopped is down, from outside the broker.
+    static func acceptsConnections(node: Int) async -> Bool {
+        guard let components = URLComponents(string: clusterURLs[node - 1]), let port = components.port else { return false }
+        do {
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(3))
+                .connect(host: components.host ?? "127.0.0.1", port: port)
+                .get()
+            try? await channel.close()
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// `rabbitmqctl ARGS…` against cluster node `node`; what it printed.
