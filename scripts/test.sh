@@ -100,6 +100,20 @@ selects() {
     return 1
 }
 
+# Runs each suite named on its own, on the test cluster (they stop and cut its nodes); returns the
+# first failure's status.
+run_on_cluster() {
+    start_cluster || return 1
+    local status=0 suite suite_rc
+    for suite in "$@"; do
+        say "running swift test --filter $suite (on its own, on the test cluster)"
+        swift test --skip-build --filter "$suite"
+        suite_rc=$?
+        ((status != 0)) || status=$suite_rc
+    done
+    return "$status"
+}
+
 set +e
 if [[ $# -gt 0 ]]; then
     rc=0
@@ -127,16 +141,9 @@ if [[ $# -gt 0 ]]; then
             swift test --skip-build "$@" --skip ChaosTests --skip ClusterFailoverTests
             rc=$?
         fi
-        if start_cluster; then
-            for suite in "${alone[@]}"; do
-                say "running swift test --filter $suite (on its own, on the test cluster)"
-                swift test --skip-build --filter "$suite"
-                suite_rc=$?
-                [[ $rc -ne 0 ]] || rc=$suite_rc
-            done
-        else
-            rc=1
-        fi
+        run_on_cluster "${alone[@]}"
+        cluster_rc=$?
+        [[ $rc -ne 0 ]] || rc=$cluster_rc
     fi
 else
     # Suites that close every broker connection, stop a node or raise its memory alarm would break
@@ -149,16 +156,9 @@ else
     swift test --skip-build --filter 'BrokerDisruptionTests|DatabaseDeadlineTests'
     disruption_rc=$?
     [[ $rc -ne 0 ]] || rc=$disruption_rc
-    if start_cluster; then
-        for suite in ChaosTests ClusterFailoverTests; do
-            say "running swift test --filter $suite (on its own, on the test cluster)"
-            swift test --skip-build --filter "$suite"
-            suite_rc=$?
-            [[ $rc -ne 0 ]] || rc=$suite_rc
-        done
-    else
-        rc=1
-    fi
+    run_on_cluster ChaosTests ClusterFailoverTests
+    cluster_rc=$?
+    [[ $rc -ne 0 ]] || rc=$cluster_rc
     say "running scripts/check-examples.sh (compose and Kubernetes validated, the Python client against the worker)"
     scripts/check-examples.sh 8>&-
     examples_rc=$?
