@@ -23,6 +23,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
     private let catalog: any ProductCatalog
     private let orders: any OrderRepository
     private let payments: any PaymentProcessor
+    private let charges: any ChargeLog
     private let processedCommands: any ProcessedCommands<PlaceOrderOutcome>
     private let output: any PlaceOrderUseCaseOutput
     private let now: @Sendable () -> Date
@@ -35,6 +36,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
         catalog: any ProductCatalog,
         orders: any OrderRepository,
         payments: any PaymentProcessor,
+        charges: any ChargeLog,
         processedCommands: any ProcessedCommands<PlaceOrderOutcome>,
         output: any PlaceOrderUseCaseOutput,
         now: @escaping @Sendable () -> Date,
@@ -44,6 +46,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
         self.catalog = catalog
         self.orders = orders
         self.payments = payments
+        self.charges = charges
         self.processedCommands = processedCommands
         self.output = output
         self.now = now
@@ -60,7 +63,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
         let now = now()
         try await processedCommands.once(command.id, digest: request.digest, at: now, lease: claimLease,
                                          work: { try await place(command, at: now) },
-                                         report: { try await report($0, of: command.id) },
+                                         report: { try await report($0, of: command.id, waitingForTheSearch: true) },
                                          conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
     }
 
@@ -74,7 +77,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
         let now = now()
         try await processedCommands.once(command.id, digest: request.digest, at: now, lease: claimLease,
                                          work: { try await processedCommands.record(.rejected(rejection: rejection), for: command.id) },
-                                         report: { try await report($0, of: command.id) },
+                                         report: { try await report($0, of: command.id, waitingForTheSearch: false) },
                                          conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
     }
 
@@ -114,12 +117,14 @@ public struct PlaceOrderUseCase: PlaceOrder {
             let skus = unavailable.map(\.sku)
             return try await reject(command, .outOfStock, "not in stock: \(skus.map(\.rawValue).joined(separator: ", "))", skus: skus)
         }
+        try await charges.record(.requested(at: now), for: command.id)
         switch try await payments.charge(total, with: command.paymentToken, idempotencyKey: command.id) {
         case .declined(let code):
             return try await reject(command, .paymentDeclined, "the payment was declined: \(code)", declineCode: code)
         case .failed(let failure):
             return try await reject(command, .paymentFailed, "the payment failed: \(failure.message)")
         case .approved(let payment):
+            try await charges.record(.approved(payment), for: command.id)
             let order = Order(
                 id: OrderID(placedBy: command.id),
                 cartID: cart.id,
@@ -187,7 +192,11 @@ public struct PlaceOrderUseCase: PlaceOrder {
     /// Refunds first when the outcome owes a refund: the outcome is recorded before the refund is
     /// made, so a crash or a processor outage in between is mended by the redelivery's replay.
     /// A declined charge took nothing, so it owes no refund of an earlier attempt either.
-    private func report(_ outcome: PlaceOrderOutcome, of commandID: CommandID) async throws {
+    ///
+    /// - Parameter waitingForTheSearch: Whether a charge the processor's search does not show yet makes
+    ///   the command wait (a retry), or is taken as not made (the last word, after every retry: the dead
+    ///   letter, replayed later, refunds it if it shows up).
+    private func report(_ outcome: PlaceOrderOutcome, of commandID: CommandID, waitingForTheSearch: Bool) async throws {
         switch outcome {
         case .placed(let order):
             try await output.didPlace(order)
@@ -195,9 +204,32 @@ public struct PlaceOrderUseCase: PlaceOrder {
             if let payment = rejection.refundedPayment {
                 try await payments.refund(payment)
             } else if rejection.refundsEarlierCharge {
-                _ = try await payments.refundCharge(madeWith: commandID)
+                try await refundEarlierCharge(of: commandID, waitingForTheSearch: waitingForTheSearch)
             }
             try await output.didReject(rejection)
         }
     }
+
+    /// Gives back what an earlier attempt of the command charged: by its id when the approval was
+    /// recorded; through the processor's search when only the request was (its answer was lost).
+    /// A search is not read-after-write, so one that finds nothing within ``chargeSearchLag`` of the
+    /// request is not believed yet: the command is retried until it is.
+    private func refundEarlierCharge(of commandID: CommandID, waitingForTheSearch: Bool) async throws {
+        switch try await charges.charge(of: commandID) {
+        case nil:
+            return
+        case .approved(let payment):
+            try await payments.refund(payment)
+        case .requested(let requestedAt):
+            let found = try await payments.refundCharge(madeWith: commandID)
+            guard found == nil, waitingForTheSearch, now().timeIntervalSince(requestedAt) < Self.chargeSearchLag else { return }
+            throw RetryableError(
+                code: .paymentProcessorUnavailable,
+                context: "the charge command \(commandID) requested at \(requestedAt) is not found yet; the processor's search may lag behind it"
+            )
+        }
+    }
+
+    /// How long a payment processor's search may take to show a charge (Stripe: under a minute, normally).
+    static let chargeSearchLag: TimeInterval = 60
 }

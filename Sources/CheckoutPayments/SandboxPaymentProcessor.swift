@@ -50,10 +50,9 @@ public actor SandboxPaymentProcessor: PaymentProcessor {
         return result
     }
 
-    public func refund(_ payment: Payment) throws {
-        guard charges.contains(where: { $0.payment == payment }) else {
-            throw PaymentProcessorError(code: .requestRejected, context: "refunding \(payment.id): the sandbox never made this payment")
-        }
+    /// Gives `payment` back once. A payment this process never made was made by another worker process
+    /// (each keeps its own ledger, and its successor finishes its commands): it is given back all the same.
+    public func refund(_ payment: Payment) {
         guard !refunds.contains(payment) else { return }
         refunds.append(payment)
     }

@@ -12,6 +12,7 @@ public struct CheckoutStore: Sendable {
     public let orders: any OrderRepository
     public let syncCartCommands: any ProcessedCommands<SyncCartOutcome>
     public let placeOrderCommands: any ProcessedCommands<PlaceOrderOutcome>
+    public let charges: any ChargeLog
     private let backend: any StoreBackend
 
     /// How long a worker counts as alive after it last renewed its liveness; then other workers take
@@ -56,6 +57,7 @@ public struct CheckoutStore: Sendable {
             orders: SQLOrders(executor: executor, commands: placeOrderLog),
             syncCartCommands: SQLProcessedCommands(executor: executor, log: syncCartLog),
             placeOrderCommands: SQLProcessedCommands(executor: executor, log: placeOrderLog),
+            charges: SQLChargeLog(executor: executor, log: placeOrderLog),
             backend: backend
         )
     }
@@ -69,6 +71,7 @@ public struct CheckoutStore: Sendable {
             orders: InMemoryOrders(database: database),
             syncCartCommands: InMemoryProcessedCommands(database: database, log: \.syncCartCommands),
             placeOrderCommands: InMemoryProcessedCommands(database: database, log: \.placeOrderCommands),
+            charges: InMemoryChargeLog(database: database),
             backend: database
         )
     }

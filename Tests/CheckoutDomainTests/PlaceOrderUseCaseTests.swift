@@ -334,20 +334,48 @@ import Testing
         try await sut.execute(request(commandID: "cmd-1"))
 
         #expect(await rejections(output).map(\.reason) == [.outOfStock])
-        #expect(await payments.refunds == [.refundCharge(idempotencyKey: commandID("cmd-1"))])
+        // The approval was recorded before the order write failed: refunded by its id, without a search.
+        #expect(await payments.refunds == [.refund(Payment(id: PaymentID("pay_cmd-1"), amount: eur(5998)))])
         #expect(await database.state.orders.isEmpty)
     }
 
-    /// A client may publish a command again as a new message, so the worker cannot tell a first
-    /// attempt from a repeat: a rejection that may follow a charge always asks for its refund.
-    @Test func aRejectionThatMayFollowAChargeOfTheSameCommandAsksForItsRefund() async throws {
+    /// The charge log says whether any attempt of the command (a retry, or the client publishing it
+    /// again) asked for a charge: when none did, a rejection that could follow one asks the processor nothing.
+    @Test func aRejectionOfACommandNoAttemptOfWhichAskedForAChargeAsksTheProcessorNothing() async throws {
         let (sut, _, payments, output, _) = await makeSUT(carts: [cart(version: 3)])
 
         try await sut.execute(request(commandID: "cmd-1"))
 
         #expect(await rejections(output).map(\.reason) == [.cartChanged])
+        #expect(await payments.messages.isEmpty)
+    }
+
+    /// An attempt killed between asking for the charge and hearing the answer leaves only the request:
+    /// the processor's search, which may lag behind the charge, is not believed while it may still lag.
+    @Test func aChargeWhoseAnswerWasLostIsSearchedForUntilTheSearchCanBeBelieved() async throws {
+        let (sut, database, payments, output, clock) = await makeSUT(carts: [cart(version: 3)])
+        await database.update { $0.charges[commandID("cmd-1")] = .requested(at: clock.now()) }
+
+        let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
+        #expect(error?.code == .paymentProcessorUnavailable)
+        #expect(await output.messages.isEmpty)
+
+        clock.advance(by: 61)
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await rejections(output).map(\.reason) == [.cartChanged])
+        #expect(await payments.refunds == [.refundCharge(idempotencyKey: commandID("cmd-1")), .refundCharge(idempotencyKey: commandID("cmd-1"))])
+    }
+
+    @Test func aChargeWhoseAnswerWasLostIsRefundedOnceTheSearchShowsIt() async throws {
+        let (sut, database, payments, output, clock) = await makeSUT(carts: [cart(version: 3)])
+        _ = try await payments.charge(eur(5998), with: PaymentToken("tok_visa"), idempotencyKey: commandID("cmd-1"))
+        await database.update { $0.charges[commandID("cmd-1")] = .requested(at: clock.now()) }
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await rejections(output).map(\.reason) == [.cartChanged])
         #expect(await payments.refunds == [.refundCharge(idempotencyKey: commandID("cmd-1"))])
-        #expect(await payments.charges.isEmpty)
     }
 
     @Test func aRejectionNoChargeCanPrecedeAsksForNoRefund() async throws {
@@ -359,17 +387,21 @@ import Testing
         #expect(await payments.messages.isEmpty)
     }
 
+    /// After the last retry the search is the last word: the answer is not held back for it, and a
+    /// replay of the dead letter, once the search can be believed, refunds what it shows.
     @Test func abandonsAfterTheLastRetryAsPaymentUnavailableRefundingAnyChargeAndRecordingIt() async throws {
-        let (sut, database, payments, output, _) = await makeSUT(answer: .fail)
+        let (sut, database, payments, output, clock) = await makeSUT(answer: .fail)
         let cause = RetryableError(code: .paymentProcessorUnavailable, context: "charging 5998 EUR")
+        await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
 
         try await sut.abandon(request(commandID: "cmd-1"), after: cause)
+        clock.advance(by: 61)
         try await sut.execute(request(commandID: "cmd-1"))
 
         let rejection = PlaceOrderRejection.unavailable(cartID: "cart-42", after: cause)
         #expect(rejection.reason == .paymentUnavailable)
         #expect(await rejections(output) == [rejection, rejection])
-        #expect(await payments.charges.isEmpty)
+        #expect(await payments.charges.count == 1)
         #expect(await payments.refunds == [.refundCharge(idempotencyKey: commandID("cmd-1")), .refundCharge(idempotencyKey: commandID("cmd-1"))])
         #expect(await database.state.placeCommands.outcome(for: commandID("cmd-1")) == .rejected(rejection: rejection))
     }
@@ -508,6 +540,7 @@ import Testing
             catalog: InMemoryCatalog(database: database),
             orders: orders ?? InMemoryOrders(database: database),
             payments: payments,
+            charges: InMemoryChargeLog(database: database),
             processedCommands: processedCommands(database),
             output: output,
             now: clock.now,

@@ -67,4 +67,15 @@ import Testing
     private func makeSUT() -> SandboxPaymentProcessor {
         SandboxPaymentProcessor()
     }
+
+    /// Worker processes each keep their own sandbox ledger; a successor refunds what a dead one charged.
+    @Test func refundsAPaymentAnotherProcessMadeOnce() async throws {
+        let sandbox = SandboxPaymentProcessor()
+        let made = Payment(id: PaymentID("sandbox_pay_cmd-1"), amount: try Money(minorUnits: 500, currency: CurrencyCode("EUR")))
+
+        try await sandbox.refund(made)
+        try await sandbox.refund(made)
+
+        #expect(await sandbox.refunds == [made])
+    }
 }

@@ -18,6 +18,7 @@ import Testing
                 catalog: store.catalog,
                 orders: store.orders,
                 payments: payments,
+                charges: store.charges,
                 processedCommands: store.placeOrderCommands,
                 output: output,
                 now: { Fixtures.now }

@@ -7,4 +7,5 @@ struct InMemoryState: Sendable {
     var orders: [OrderID: Order] = [:]
     var syncCartCommands = CommandLog<SyncCartOutcome>()
     var placeOrderCommands = CommandLog<PlaceOrderOutcome>()
+    var charges: [CommandID: ChargeRecord] = [:]
 }

@@ -63,13 +63,14 @@ enum Migrations {
         """,
     ])
 
-    /// A claim knows its command and its worker: a digest of the command's body, so that a command
-    /// re-using a handled id is told apart from the same command sent again (rows from before have none
-    /// and match any command), and the worker that took it, whose liveness decides when another may
-    /// take it over.
+    /// A claim knows its command, its worker and its charge: a digest of the command's body, so that a
+    /// command re-using a handled id is told apart from the same command sent again (rows from before
+    /// have none and match any command); the worker that took it, whose liveness decides when another
+    /// may take it over; and the charge PlaceOrder asked for under it (``ChargeRecord``).
     static let claimOwners = Migration(version: 2, name: "claim digests and owners", statements: [
         "ALTER TABLE processed_commands ADD COLUMN digest TEXT",
         "ALTER TABLE processed_commands ADD COLUMN owner TEXT",
+        "ALTER TABLE processed_commands ADD COLUMN charge TEXT",
         """
         CREATE TABLE workers (
             id TEXT PRIMARY KEY,

@@ -56,10 +56,16 @@ struct SQLCommandLog: Sendable {
         return try entry.json("outcome", as: Outcome.self)
     }
 
-    /// Deletes an unfinished claim of this worker's; one another worker took over is left to it.
+    /// Frees an unfinished claim of this worker's; one another worker took over is left to it. A claim
+    /// under which a charge was asked for keeps its row, expired, so that the next attempt finds the charge.
     func release(_ commandID: CommandID, on database: any SQLDatabase) async throws {
         try await database.raw("""
             DELETE FROM processed_commands
+            WHERE kind = \(bind: kind) AND command_id = \(bind: commandID.rawValue) AND outcome IS NULL AND owner = \(bind: owner.worker)
+              AND charge IS NULL
+            """).run()
+        try await database.raw("""
+            UPDATE processed_commands SET lease_until = 0, owner = NULL
             WHERE kind = \(bind: kind) AND command_id = \(bind: commandID.rawValue) AND outcome IS NULL AND owner = \(bind: owner.worker)
             """).run()
     }

@@ -130,6 +130,7 @@ private func useCases(store: CheckoutStore, payments: any PaymentProcessor, clai
                     catalog: store.catalog,
                     orders: store.orders,
                     payments: payments,
+                    charges: store.charges,
                     processedCommands: store.placeOrderCommands,
                     output: InstrumentedPlaceOrderOutput(output, logger: logger, metrics: metrics),
                     now: Date.init,

@@ -7,4 +7,5 @@ enum DatabaseOperation: Hashable, Sendable {
     case claimCommand
     case recordOutcome
     case releaseClaim
+    case recordCharge
 }

@@ -8,5 +8,6 @@ struct DatabaseState: Sendable {
     var orders: [Order] = []
     var syncCommands = CommandLog<SyncCartOutcome>()
     var placeCommands = CommandLog<PlaceOrderOutcome>()
+    var charges: [CommandID: ChargeRecord] = [:]
     var failing: Set<DatabaseOperation> = []
 }
