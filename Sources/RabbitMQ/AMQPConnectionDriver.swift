@@ -1,4 +1,5 @@
 internal import CRabbitMQ
+internal import CRabbitMQShim
 import Foundation
 import Logging
 import Synchronization
@@ -1080,8 +1081,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             }
             let frameMax = Int(amqp_get_frame_max(connection))
             let written = writeBuffer.append(atMost: crabbitmq_publish_size_limit(body.count, frameMax)) { frames in
-                crabbitmq_encode_publish(frames, frameMax, Self.publishChannel, exchange, routingKey, message.mandatory ? 1 : 0,
-                                         &properties, bodyBytes)
+                crabbitmq_encode_publish(frames, frameMax, Self.publishChannel, exchange.bytes, exchange.len, routingKey.bytes,
+                                         routingKey.len, message.mandatory ? 1 : 0, &properties, body.baseAddress, body.count)
             }
             return written < 0 ? written : Int(AMQP_STATUS_OK.rawValue)
         }
