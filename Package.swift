@@ -90,11 +90,14 @@ let package = Package(
             pkgConfig: "librabbitmq",
             providers: [.apt(["librabbitmq-dev"]), .brew(["rabbitmq-c"])]
         ),
+        // The publish-frame encoder in C, so that publishes can be gathered into one write.
+        .target(name: "CRabbitMQShim", dependencies: ["CRabbitMQ"]),
         // The only Swift code that calls amqp_*.
         .target(
             name: "RabbitMQ",
             dependencies: [
                 "CRabbitMQ",
+                "CRabbitMQShim",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -213,7 +216,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "RabbitMQTests", dependencies: ["RabbitMQ"], swiftSettings: swiftSettings),
+        .testTarget(name: "RabbitMQTests", dependencies: ["RabbitMQ", "CRabbitMQShim"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CheckoutBenchTests",
             dependencies: ["checkout-bench", .product(name: "Histogram", package: "hdrhistogram-swift")],

@@ -59,3 +59,12 @@ public struct AMQPTopology: Sendable, Hashable {
         self.bindings = bindings
     }
 }
+
+extension AMQPTopology {
+    /// Adds what `other` declares, so that recovery re-declares everything declared so far, once.
+    mutating func merge(_ other: AMQPTopology) {
+        for exchange in other.exchanges where !exchanges.contains(exchange) { exchanges.append(exchange) }
+        for queue in other.queues where !queues.contains(queue) { queues.append(queue) }
+        for binding in other.bindings where !bindings.contains(binding) { bindings.append(binding) }
+    }
+}
