@@ -12,7 +12,7 @@ import Tracing
 /// `http/json`, `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_TRACES_SAMPLER`, `OTEL_BSP_*`, …) are read by
 /// swift-otel. Only traces are exported: logs go to standard error, metrics to `/metrics`.
 struct TracingBackend {
-    let tracer: any LegacyTracer
+    let tracer: any Tracer
     /// Exports batches of spans; runs in the service group, stopped after the command worker so that
     /// the last spans are flushed.
     let exporter: (any Service)?
