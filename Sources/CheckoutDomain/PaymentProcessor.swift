@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Takes and gives back customers' money.
 ///
 /// Transient failures are thrown as ``RetryableError`` with code
@@ -24,6 +26,10 @@ public protocol PaymentProcessor: Sendable {
     /// For a command abandoned after an attempt that may have charged (its answer lost to a timeout
     /// or a crash): without it, the money would stay taken with no order. Idempotent, like ``refund(_:)``.
     func refundCharge(madeWith idempotencyKey: CommandID) async throws -> Payment?
+
+    /// How long ``refundCharge(madeWith:)`` may not see a charge after it was made, in seconds: a
+    /// processor's search that is not read-after-write (Stripe's) is not believed sooner.
+    var searchLag: TimeInterval { get }
 }
 
 extension PaymentProcessor {

@@ -212,8 +212,8 @@ public struct PlaceOrderUseCase: PlaceOrder {
 
     /// Gives back what an earlier attempt of the command charged: by its id when the approval was
     /// recorded; through the processor's search when only the request was (its answer was lost).
-    /// A search is not read-after-write, so one that finds nothing within ``chargeSearchLag`` of the
-    /// request is not believed yet: the command is retried until it is.
+    /// A search may not be read-after-write, so one that finds nothing within the processor's
+    /// ``PaymentProcessor/searchLag`` of the request is not believed yet: the command is retried until it is.
     private func refundEarlierCharge(of commandID: CommandID, waitingForTheSearch: Bool) async throws {
         switch try await charges.charge(of: commandID) {
         case nil:
@@ -222,14 +222,11 @@ public struct PlaceOrderUseCase: PlaceOrder {
             try await payments.refund(payment)
         case .requested(let requestedAt):
             let found = try await payments.refundCharge(madeWith: commandID)
-            guard found == nil, waitingForTheSearch, now().timeIntervalSince(requestedAt) < Self.chargeSearchLag else { return }
+            guard found == nil, waitingForTheSearch, now().timeIntervalSince(requestedAt) < payments.searchLag else { return }
             throw RetryableError(
                 code: .paymentProcessorUnavailable,
                 context: "the charge command \(commandID) requested at \(requestedAt) is not found yet; the processor's search may lag behind it"
             )
         }
     }
-
-    /// How long a payment processor's search may take to show a charge (Stripe: under a minute, normally).
-    static let chargeSearchLag: TimeInterval = 60
 }

@@ -1,4 +1,5 @@
 public import CheckoutDomain
+public import Foundation
 
 /// The default payment processor: in-process and deterministic, answering the test tokens of the
 /// contract, so the worker runs and is tested without a payment provider.
@@ -23,6 +24,9 @@ public actor SandboxPaymentProcessor: PaymentProcessor {
     private var ledger: [CommandID: SandboxLedgerEntry] = [:]
 
     public init() {}
+
+    /// The ledger answers at once.
+    public nonisolated var searchLag: TimeInterval { 0 }
 
     public func charge(_ amount: Money, with token: PaymentToken, idempotencyKey: CommandID) throws -> ChargeResult {
         if let entry = ledger[idempotencyKey] {

@@ -14,6 +14,8 @@ public struct StripeConfiguration: Sendable, CustomStringConvertible {
     public let connectTimeout: Duration
     /// How long Stripe may stay silent while answering; a charge can take a few seconds.
     public let readTimeout: Duration
+    /// How long Stripe's search may not show a charge yet: under a minute, normally, Stripe says.
+    public let searchLag: Duration
 
     /// Checks the settings, so that a bad one stops start-up instead of failing every payment.
     ///
@@ -23,7 +25,8 @@ public struct StripeConfiguration: Sendable, CustomStringConvertible {
         apiKey: String,
         baseURL: String = "https://api.stripe.com",
         connectTimeout: Duration = .seconds(5),
-        readTimeout: Duration = .seconds(30)
+        readTimeout: Duration = .seconds(30),
+        searchLag: Duration = .seconds(60)
     ) throws(PaymentProcessorError) {
         guard !apiKey.isEmpty else {
             throw PaymentProcessorError(code: .invalidConfiguration, context: "the Stripe API key is empty")
@@ -39,6 +42,7 @@ public struct StripeConfiguration: Sendable, CustomStringConvertible {
         self.baseURL = trimmed
         self.connectTimeout = connectTimeout
         self.readTimeout = readTimeout
+        self.searchLag = searchLag
     }
 
     /// The configuration of the `HTTPClient` to give ``StripePaymentProcessor``: these timeouts, no redirects.

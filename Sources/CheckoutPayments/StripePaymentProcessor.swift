@@ -1,7 +1,7 @@
 public import AsyncHTTPClient
 public import CheckoutDomain
 public import Logging
-import Foundation
+public import Foundation
 import NIOCore
 import NIOHTTP1
 
@@ -118,6 +118,11 @@ public struct StripePaymentProcessor: PaymentProcessor {
     /// (longer during an incident) to be found. It is only asked for a charge whose answer was lost
     /// before it reached this process (a timeout, a crash); there a `nil` soon after the charge is
     /// not a proof that nothing was taken.
+    public var searchLag: TimeInterval {
+        let (seconds, attoseconds) = configuration.searchLag.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+
     public func refundCharge(madeWith idempotencyKey: CommandID) async throws -> Payment? {
         if let payment = approvals.payment(for: idempotencyKey) {
             try await refund(payment)

@@ -10,6 +10,7 @@ enum Settings {
     static let paymentProcessor = Setting("checkout.payment.processor", accepts: "sandbox or stripe")
     static let stripeAPIKey = Setting("checkout.stripe.apiKey", accepts: "a Stripe secret key (required with CHECKOUT_PAYMENT_PROCESSOR=stripe)", isSecret: true)
     static let stripeBaseURL = Setting("checkout.stripe.baseURL", accepts: "an http:// or https:// URL")
+    static let stripeSearchLag = Setting("checkout.stripe.searchLag", accepts: "a duration such as 60s: how long Stripe's search may not show a charge yet")
     static let stripeTimeout = Setting("checkout.stripe.timeout", accepts: "a duration such as 30s or 1500ms: the longest wait for a Stripe answer")
     static let prefetch = Setting("checkout.prefetch", accepts: "a whole number from 1 to 65535")
     static let concurrency = Setting("checkout.concurrency", accepts: "a whole number from 1 to 1000")

@@ -24,9 +24,11 @@ struct SettingsOptions: ParsableArguments {
     var stripeBaseURL: String?
     @Option(help: "The longest wait for a Stripe answer before the payment is retried (CHECKOUT_STRIPE_TIMEOUT; default 30s).")
     var stripeTimeout: String?
+    @Option(help: "How long Stripe's search may not show a charge yet; a refund waits that long for it (CHECKOUT_STRIPE_SEARCH_LAG; default 60s).")
+    var stripeSearchLag: String?
     @Option(help: "Unacknowledged deliveries per consumer (CHECKOUT_PREFETCH; default 50).")
     var prefetch: String?
-    @Option(help: "Commands handled at once (CHECKOUT_CONCURRENCY; default the number of cores).")
+    @Option(help: "Commands handled at once (CHECKOUT_CONCURRENCY; default twice the prefetch, both command queues).")
     var concurrency: String?
     @Option(help: "classic or quorum (CHECKOUT_QUEUE_TYPE; default classic).")
     var queueType: String?
@@ -49,7 +51,7 @@ struct SettingsOptions: ParsableArguments {
             (Settings.amqpURL, amqpURL), (Settings.amqpCAFile, amqpCAFile), (Settings.amqpCertFile, amqpCertFile),
             (Settings.amqpKeyFile, amqpKeyFile), (Settings.databaseURL, databaseURL), (Settings.databasePoolSize, databasePoolSize),
             (Settings.catalogFile, catalogFile), (Settings.paymentProcessor, paymentProcessor), (Settings.stripeBaseURL, stripeBaseURL),
-            (Settings.stripeTimeout, stripeTimeout), (Settings.prefetch, prefetch),
+            (Settings.stripeTimeout, stripeTimeout), (Settings.stripeSearchLag, stripeSearchLag), (Settings.prefetch, prefetch),
             (Settings.concurrency, concurrency), (Settings.queueType, queueType), (Settings.retryDelays, retryDelays),
             (Settings.httpPort, httpPort), (Settings.logLevel, logLevel), (Settings.logFormat, logFormat),
             (Settings.shutdownGracePeriod, shutdownGracePeriod), (Settings.claimLease, claimLease),

@@ -84,8 +84,9 @@ struct WorkerConfiguration: Sendable {
             guard let apiKey = string(Settings.stripeAPIKey) else { throw Settings.stripeAPIKey.invalid("") }
             let baseURL = string(Settings.stripeBaseURL) ?? "https://api.stripe.com"
             let readTimeout = try duration(Settings.stripeTimeout, default: "30s")
+            let searchLag = try duration(Settings.stripeSearchLag, default: "60s")
             do {
-                paymentProcessor = .stripe(try StripeConfiguration(apiKey: apiKey, baseURL: baseURL, readTimeout: readTimeout))
+                paymentProcessor = .stripe(try StripeConfiguration(apiKey: apiKey, baseURL: baseURL, readTimeout: readTimeout, searchLag: searchLag))
             } catch {
                 throw Settings.stripeBaseURL.invalid(baseURL)
             }

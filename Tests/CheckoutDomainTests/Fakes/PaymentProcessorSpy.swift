@@ -1,8 +1,11 @@
+import Foundation
 import CheckoutDomain
 
 /// A payment processor that answers as the test says, honours idempotency keys like a real one,
 /// and records every call.
 actor PaymentProcessorSpy: PaymentProcessor {
+    nonisolated var searchLag: TimeInterval { 60 }
+
     enum Message: Equatable {
         case charge(Money, token: String, idempotencyKey: CommandID)
         case refund(Payment)

@@ -1,7 +1,10 @@
+import Foundation
 import CheckoutDomain
 
 /// Approves every charge once per idempotency key and remembers what it charged and refunded.
 actor ApprovingPaymentProcessor: PaymentProcessor {
+    nonisolated var searchLag: TimeInterval { 0 }
+
     private(set) var charges: [CommandID: Payment] = [:]
     private(set) var refunds: Set<PaymentID> = []
 

@@ -1,7 +1,10 @@
+import Foundation
 import CheckoutDomain
 
 /// Refuses every charge for good, as a processor does an unknown payment method, and counts what it was asked.
 actor RefusingPaymentProcessor: PaymentProcessor {
+    nonisolated var searchLag: TimeInterval { 0 }
+
     private(set) var chargeCount = 0
     private(set) var refundCount = 0
 

@@ -67,6 +67,8 @@ final class ChaosWorld: Sendable {
                 "CHECKOUT_STRIPE_API_KEY": stripe.apiKey,
                 "CHECKOUT_STRIPE_BASE_URL": stripe.baseURL,
                 "CHECKOUT_STRIPE_TIMEOUT": "500ms",
+                // The fake's search shows a charge after its lag: the worker believes an empty search only then.
+                "CHECKOUT_STRIPE_SEARCH_LAG": "\(Int(Self.searchLag.components.seconds) + 1)s",
                 "CHECKOUT_HTTP_PORT": "0",
                 "CHECKOUT_CONCURRENCY": "8",
                 "CHECKOUT_PREFETCH": "16",
