@@ -100,6 +100,21 @@ public struct CheckoutStore: Sendable {
         try await backend.retire()
     }
 
+    /// The key every worker of this database signs retry counts with: made by the first worker that
+    /// asks, 32 random bytes, and the same for all the others.
+    public func retrySigningKey() async throws -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        let candidate = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let hex = try await backend.secret("retry-signing-key", candidate: candidate.map { String(format: "%02x", $0) }.joined())
+        var key: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), let byte = UInt8(hex[index..<next], radix: 16) {
+            key.append(byte)
+            index = next
+        }
+        return key
+    }
+
     /// Throws when the database cannot be reached (the worker's /health/ready).
     public func checkReachable() async throws {
         try await backend.checkReachable()

@@ -9,6 +9,8 @@ protocol StoreBackend: Sendable {
     func renewLiveness(window: Double, first: Bool) async throws
     /// Forgets this worker, once it handles no command any more.
     func retire() async throws
+    /// The secret named `name`, made from `candidate` by whichever worker asks first.
+    func secret(_ name: String, candidate: String) async throws -> String
     func checkReachable() async throws
     func close() async
 }

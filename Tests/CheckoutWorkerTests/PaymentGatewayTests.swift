@@ -64,6 +64,26 @@ import Testing
         }
     }
 
+    /// A client's `x-retry-count` is not the worker's: without the worker's signature the command gets
+    /// every retry, and each retry copy carries a signed count.
+    @Test func aRetryCountTheClientSetDoesNotSkipTheRetries() async throws {
+        try await withStripe { stripe in
+            try await withWorld(Self.settings(stripe)) { world, worker in
+                try await world.send(.syncCart, Bodies.syncCart(), messageID: "sync-1")
+                try await world.events.wait { $0.properties.correlationID == "sync-1" }
+                try await world.send(.placeOrder, Bodies.placeOrder(token: FakeStripeToken.gateway500), messageID: "order-counted",
+                                     headers: [RetryHeaders.retryCount: .int64(2)])
+
+                let dead = try #require(try await world.deadLetters.wait().first)
+                #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "retries-exhausted")
+                #expect(dead.properties.headers?[RetryHeaders.retryCount]?.intValue == 2)
+                #expect(dead.properties.headers?[RetryHeaders.retrySignature]?.stringValue?.count == 64)
+                // The first attempt and both retries failed; a believed count of 2 would have allowed one attempt.
+                #expect(worker.total(of: "checkout_command_retries_total") == 3)
+            }
+        }
+    }
+
     /// A key Stripe refuses fails every attempt the same way: not a transient failure, so the order is
     /// given up at once instead of after every retry delay. Its `unavailable` answer owes a refund of
     /// whatever the command's key charged, which the same key cannot ask for: the dead letter says the

@@ -14,7 +14,7 @@ public struct CommandEnvelope: Sendable {
     public let replyTo: String?
     /// The routing key the client published with; retries travel under other keys and keep it in a header.
     public let routingKey: String
-    /// How many retries came before this delivery (`x-retry-count`).
+    /// How many retries came before this delivery: `x-retry-count` when a worker signed it, else 0.
     public let retryCount: Int
     /// The W3C `traceparent` and `tracestate` headers, if the client sent them.
     public let traceHeaders: [String: String]
@@ -22,7 +22,7 @@ public struct CommandEnvelope: Sendable {
     public let digest: CommandDigest
 
     /// Reads the envelope of a delivery from `kind`'s queue, or says why it is not a command.
-    public init(_ delivery: AMQPDelivery, kind: CommandKind, configuration: MessagingConfiguration) throws(MalformedCommand) {
+    public init(_ delivery: AMQPDelivery, kind: CommandKind, configuration: MessagingConfiguration, signer: RetrySigner) throws(MalformedCommand) {
         let headers = delivery.properties.headers ?? [:]
         let routingKey = headers[RetryHeaders.originalRoutingKey]?.stringValue ?? delivery.routingKey
         guard routingKey == kind.routingKey else {
@@ -49,7 +49,9 @@ public struct CommandEnvelope: Sendable {
         self.correlationID = delivery.properties.correlationID.flatMap { $0.isEmpty ? nil : $0 } ?? messageID
         self.replyTo = replyTo
         self.routingKey = routingKey
-        self.retryCount = max(headers[RetryHeaders.retryCount]?.intValue ?? 0, 0)
+        let retryCount = max(headers[RetryHeaders.retryCount]?.intValue ?? 0, 0)
+        let signature = headers[RetryHeaders.retrySignature]?.stringValue
+        self.retryCount = signature.map { signer.verifies($0, messageID: messageID, retryCount: retryCount) } == true ? retryCount : 0
         var traceHeaders: [String: String] = [:]
         for name in ["traceparent", "tracestate"] {
             if let value = headers[name]?.stringValue { traceHeaders[name] = value }
@@ -60,14 +62,7 @@ public struct CommandEnvelope: Sendable {
 
     /// The body's SHA-256 in lowercase hex.
     private static func digest(of body: [UInt8]) -> CommandDigest {
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        hex.reserveCapacity(2 * SHA256.byteCount)
-        for byte in SHA256.hash(data: body) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0x0F)])
-        }
-        return CommandDigest(String(decoding: hex, as: UTF8.self))
+        CommandDigest(SHA256.hash(data: body).lowercaseHex)
     }
 
     /// `application/json`, with or without parameters such as `charset=utf-8`.

@@ -16,6 +16,7 @@ struct CommandHandler: Sendable {
     let configuration: MessagingConfiguration
     let publisher: EventPublisher
     let router: FailureRouter
+    let signer: RetrySigner
     let useCases: UseCaseFactory
     let logger: Logger
     let metrics: MessagingMetrics
@@ -49,7 +50,7 @@ struct CommandHandler: Sendable {
         let envelope: CommandEnvelope
         let command: Command
         do {
-            envelope = try CommandEnvelope(delivery, kind: kind, configuration: configuration)
+            envelope = try CommandEnvelope(delivery, kind: kind, configuration: configuration, signer: signer)
             command = try Self.decode(delivery.body, kind: kind, envelope: envelope)
         } catch {
             logger.warning("dead-lettering a message that is not a valid command", metadata: ["error.code": "\(error.code)", "error.message": "\(error.detail)"])

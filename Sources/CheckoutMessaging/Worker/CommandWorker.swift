@@ -27,6 +27,7 @@ public final class CommandWorker: Service {
         connection: AMQPConnection,
         configuration: MessagingConfiguration,
         useCases: UseCaseFactory,
+        retrySigner: RetrySigner,
         logger: Logger,
         metrics: any MetricsFactory,
         tracer: any LegacyTracer,
@@ -38,7 +39,8 @@ public final class CommandWorker: Service {
         handler = CommandHandler(
             configuration: configuration,
             publisher: EventPublisher(connection: connection, exchange: configuration.eventsExchange, tracer: tracer, metrics: metrics, now: now),
-            router: FailureRouter(connection: connection, configuration: configuration, now: now),
+            router: FailureRouter(connection: connection, configuration: configuration, signer: retrySigner, now: now),
+            signer: retrySigner,
             useCases: useCases,
             logger: logger,
             metrics: MessagingMetrics(factory: metrics),

@@ -11,6 +11,7 @@ import RabbitMQ
 struct FailureRouter: Sendable {
     let connection: AMQPConnection
     let configuration: MessagingConfiguration
+    let signer: RetrySigner
     let now: @Sendable () -> Date
 
     /// Parks the command in the retry queue of its next retry; the broker sends it back to its work
@@ -20,8 +21,10 @@ struct FailureRouter: Sendable {
     ///   fewer left), or a wait for another worker's claim (the first delay, the count unchanged).
     @discardableResult
     func retry(_ delivery: AMQPDelivery, _ command: CommandEnvelope, counting: Bool = true) async throws -> Int {
+        let retryCount = command.retryCount + (counting ? 1 : 0)
         let (properties, dropped) = copy(delivery.properties, adding: [
-            RetryHeaders.retryCount: .int64(Int64(command.retryCount + (counting ? 1 : 0))),
+            RetryHeaders.retryCount: .int64(Int64(retryCount)),
+            RetryHeaders.retrySignature: .string(signer.signature(messageID: command.messageID, retryCount: retryCount)),
             RetryHeaders.originalRoutingKey: .string(command.routingKey),
         ])
         let queue = configuration.retryQueue(for: command.kind, retry: counting ? command.retryCount : 0)

@@ -36,6 +36,14 @@ actor InMemoryDatabase: StoreBackend {
 
     func retire() {}
 
+    private var secrets: [String: String] = [:]
+
+    func secret(_ name: String, candidate: String) -> String {
+        if let secret = secrets[name] { return secret }
+        secrets[name] = candidate
+        return candidate
+    }
+
     func checkReachable() {}
 
     func close() {}

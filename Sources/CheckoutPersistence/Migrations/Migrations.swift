@@ -71,6 +71,7 @@ enum Migrations {
         "ALTER TABLE processed_commands ADD COLUMN digest TEXT",
         "ALTER TABLE processed_commands ADD COLUMN owner TEXT",
         "ALTER TABLE processed_commands ADD COLUMN charge TEXT",
+        "CREATE TABLE worker_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
         """
         CREATE TABLE workers (
             id TEXT PRIMARY KEY,

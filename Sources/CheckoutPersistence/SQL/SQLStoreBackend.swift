@@ -62,6 +62,18 @@ struct SQLStoreBackend: StoreBackend {
         }
     }
 
+    func secret(_ name: String, candidate: String) async throws -> String {
+        try await executor.autocommit("reading the secret \(name)") { database in
+            try await database.raw("""
+                INSERT INTO worker_secrets (name, value) VALUES (\(bind: name), \(bind: candidate)) ON CONFLICT (name) DO NOTHING
+                """).run()
+            guard let row = try await database.raw("SELECT value FROM worker_secrets WHERE name = \(bind: name)").first() else {
+                throw PersistenceError(code: .unreadableRow, context: "the secret \(name) is missing after it was stored")
+            }
+            return try StoredRow(row, of: "worker_secrets").value("value")
+        }
+    }
+
     func checkReachable() async throws {
         do {
             try await executor.engine.checkReachable()

@@ -34,8 +34,10 @@ func buildWorker(
         store = try await CheckoutStore.open(configuration.databaseURL, poolSize: configuration.databasePoolSize, logger: logger)
         resources.append(ClosingService(description: "database") { await store.close() })
     }
+    let retrySigner: RetrySigner
     do {
         try await store.renewLiveness(first: true)
+        retrySigner = RetrySigner(key: try await store.retrySigningKey())
     } catch {
         for resource in resources { await resource.close() }
         throw error
@@ -76,6 +78,7 @@ func buildWorker(
         connection: connection,
         configuration: configuration.messaging,
         useCases: useCases(store: store, payments: payments, claimLease: configuration.claimLease, metrics: metrics.factory),
+        retrySigner: retrySigner,
         logger: logger,
         metrics: metrics.factory,
         tracer: tracing.tracer
