@@ -6,6 +6,8 @@ public struct CommandLog<Outcome: Sendable & Equatable>: Sendable {
     /// What is known of one command id.
     enum Entry: Sendable, Equatable {
         case claimed(until: Date, digest: CommandDigest?)
+        /// A claim given up after a failed attempt: free for the same command, not for another.
+        case released(digest: CommandDigest?)
         case completed(Outcome, digest: CommandDigest?)
     }
 
@@ -13,8 +15,10 @@ public struct CommandLog<Outcome: Sendable & Equatable>: Sendable {
 
     public init() {}
 
-    /// Whether no command was ever claimed or recorded (a released claim leaves nothing).
-    public var isEmpty: Bool { entries.isEmpty }
+    /// Whether no command is claimed or recorded (a released claim keeps only its digest).
+    public var isEmpty: Bool {
+        entries.values.allSatisfy { if case .released = $0 { true } else { false } }
+    }
 
     /// The recorded outcome, if any.
     public func outcome(for commandID: CommandID) -> Outcome? {
@@ -27,9 +31,11 @@ public struct CommandLog<Outcome: Sendable & Equatable>: Sendable {
         switch entries[commandID] {
         case .completed(let outcome, let recorded):
             return Self.matches(recorded, digest) ? .completed(outcome) : .conflicting
+        case .claimed(_, let recorded) where !Self.matches(recorded, digest), .released(let recorded) where !Self.matches(recorded, digest):
+            return .conflicting
         case .claimed(let until, _) where until > now:
             return .inProgress(until: until)
-        case .claimed, nil:
+        case .claimed, .released, nil:
             entries[commandID] = .claimed(until: leaseUntil, digest: digest)
             return .claimed
         }
@@ -46,7 +52,7 @@ public struct CommandLog<Outcome: Sendable & Equatable>: Sendable {
         switch entries[commandID] {
         case .completed(let recorded, _):
             return recorded
-        case .claimed(_, let digest):
+        case .claimed(_, let digest), .released(let digest):
             entries[commandID] = .completed(outcome, digest: digest)
         case nil:
             entries[commandID] = .completed(outcome, digest: nil)
@@ -54,10 +60,10 @@ public struct CommandLog<Outcome: Sendable & Equatable>: Sendable {
         return outcome
     }
 
-    /// ``ProcessedCommands/release(_:)``: forgets an unfinished claim, never an outcome.
+    /// ``ProcessedCommands/release(_:)``: frees an unfinished claim for its own command, never an outcome.
     public mutating func release(_ commandID: CommandID) {
-        if case .claimed = entries[commandID] {
-            entries[commandID] = nil
+        if case .claimed(_, let digest) = entries[commandID] {
+            entries[commandID] = .released(digest: digest)
         }
     }
 }

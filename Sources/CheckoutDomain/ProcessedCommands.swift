@@ -12,7 +12,8 @@ public protocol ProcessedCommands<Outcome>: Sendable {
     /// Atomically takes the command for this worker until `leaseUntil`, remembering its `digest`.
     ///
     /// Returns ``CommandClaim/completed(_:)`` if an outcome is recorded for the same digest (or either is
-    /// unknown), ``CommandClaim/conflicting`` if it was recorded for another, ``CommandClaim/inProgress(until:)``
+    /// unknown), ``CommandClaim/conflicting`` if the id was claimed or handled for another digest (the id
+    /// belongs to the command that took it first), ``CommandClaim/inProgress(until:)``
     /// if another claim ends after `now`, and otherwise records the claim (taking over an expired one:
     /// its worker crashed) and returns ``CommandClaim/claimed``. Two concurrent calls never both get `.claimed`.
     func claim(_ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date) async throws -> CommandClaim<Outcome>
@@ -21,7 +22,7 @@ public protocol ProcessedCommands<Outcome>: Sendable {
     /// the first recorded outcome wins, so a worker that lost its lease reports the winner's.
     func record(_ outcome: Outcome, for commandID: CommandID) async throws -> Outcome
 
-    /// Gives up an unfinished claim so a retry can claim the command at once; does nothing once
-    /// an outcome is recorded. If it fails, the lease runs out instead.
+    /// Gives up an unfinished claim so a retry of the same command can claim it at once; does nothing
+    /// once an outcome is recorded. If it fails, the lease runs out instead.
     func release(_ commandID: CommandID) async throws
 }

@@ -105,6 +105,22 @@ import Testing
         }
     }
 
+    /// A claim released after a failed attempt is still the first command's: a command re-using its id
+    /// with another body cannot take it over (it would charge under the first one's key).
+    @Test(arguments: TestDatabase.allCases)
+    func aCommandReusingAClaimedIdWithAnotherDigestConflictsEvenOnceTheClaimIsFree(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let command = Fixtures.command()
+            _ = try await store.placeOrderCommands.claim(command, digest: CommandDigest("aaa"), at: now, leaseUntil: now + 60)
+            #expect(try await store.placeOrderCommands.claim(command, digest: CommandDigest("bbb"), at: now + 1, leaseUntil: now + 61) == .conflicting)
+
+            try await store.placeOrderCommands.release(command)
+
+            #expect(try await store.placeOrderCommands.claim(command, digest: CommandDigest("bbb"), at: now + 2, leaseUntil: now + 62) == .conflicting)
+            #expect(try await store.placeOrderCommands.claim(command, digest: CommandDigest("aaa"), at: now + 3, leaseUntil: now + 63) == .claimed)
+        }
+    }
+
     @Test(arguments: TestDatabase.sql)
     func theClaimOfAWorkerThatIsGoneIsTakenOverAtOnceAndItsLateReleaseFreesNothing(database: TestDatabase) async throws {
         try await withTwoWorkers(on: database) { gone, other in

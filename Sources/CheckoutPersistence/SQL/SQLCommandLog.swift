@@ -14,6 +14,8 @@ struct SQLCommandLog: Sendable {
     /// if another claim holds or an outcome is recorded. The unique key makes a concurrent insert wait
     /// and then lose.
     ///
+    /// A command with another digest never takes a claim over: the id belongs to the command that took it.
+    ///
     /// A worker died when it named itself as the claim's owner and its row in `workers` is gone or out of
     /// date on the database's clock. A claim taken before owners were recorded names nobody and waits for
     /// its lease; this worker's own claims are never dead to it.
@@ -24,6 +26,7 @@ struct SQLCommandLog: Sendable {
                     \(bind: owner.worker))
             ON CONFLICT (kind, command_id) DO UPDATE SET lease_until = excluded.lease_until, digest = excluded.digest, owner = excluded.owner
             WHERE processed_commands.outcome IS NULL
+              AND (processed_commands.digest IS NULL OR excluded.digest IS NULL OR processed_commands.digest = excluded.digest)
               AND (processed_commands.lease_until <= \(bind: now.timeIntervalSince1970)
                    OR (processed_commands.owner IS NOT NULL AND processed_commands.owner <> \(bind: owner.worker) AND NOT EXISTS (
                        SELECT 1 FROM workers
@@ -56,14 +59,9 @@ struct SQLCommandLog: Sendable {
         return try entry.json("outcome", as: Outcome.self)
     }
 
-    /// Frees an unfinished claim of this worker's; one another worker took over is left to it. A claim
-    /// under which a charge was asked for keeps its row, expired, so that the next attempt finds the charge.
+    /// Frees an unfinished claim of this worker's; one another worker took over is left to it. The row
+    /// stays, expired, with its digest (the id stays the command's) and its charge (the next attempt's).
     func release(_ commandID: CommandID, on database: any SQLDatabase) async throws {
-        try await database.raw("""
-            DELETE FROM processed_commands
-            WHERE kind = \(bind: kind) AND command_id = \(bind: commandID.rawValue) AND outcome IS NULL AND owner = \(bind: owner.worker)
-              AND charge IS NULL
-            """).run()
         try await database.raw("""
             UPDATE processed_commands SET lease_until = 0, owner = NULL
             WHERE kind = \(bind: kind) AND command_id = \(bind: commandID.rawValue) AND outcome IS NULL AND owner = \(bind: owner.worker)

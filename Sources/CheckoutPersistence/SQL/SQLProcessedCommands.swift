@@ -15,9 +15,9 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
                     return .claimed
                 }
                 guard let entry = try await log.entry(commandID, on: database) else { continue }
+                let recorded = try entry.value("digest", as: String?.self).map(CommandDigest.init)
+                guard CommandLog<Outcome>.matches(recorded, digest) else { return .conflicting }
                 if try !entry.isNull("outcome") {
-                    let recorded = try entry.value("digest", as: String?.self).map(CommandDigest.init)
-                    guard CommandLog<Outcome>.matches(recorded, digest) else { return .conflicting }
                     return .completed(try entry.json("outcome", as: Outcome.self))
                 }
                 return .inProgress(until: try entry.date("lease_until"))

@@ -11,13 +11,17 @@ struct ChaosRun {
     let load: ChaosLoad
     /// Customers checking out at once.
     var shoppers = 48
-    /// The run goes on after the faults until this many commands were sent (issue #20: at least 5,000).
+    /// The run goes on after the faults until this many commands were sent.
     var minimumCommands = 5000
     var maximumCarts = 4000
+    /// A loss of commands this run is known to show, and why: such violations are recorded as a known
+    /// issue (shown in every run, failing none); any other violation fails the run.
+    let knownLoss: Comment?
 
-    init(title: String, world: ChaosWorld) {
+    init(title: String, world: ChaosWorld, knownLoss: Comment? = nil) {
         self.title = title
         self.world = world
+        self.knownLoss = knownLoss
         load = ChaosLoad(seed: world.seed)
     }
 
@@ -67,11 +71,19 @@ struct ChaosRun {
         )
         print(report.text)
         #expect(world.client.sent.commands.count >= minimumCommands, "the run sent at least \(minimumCommands) commands")
-        for violation in violations.prefix(40) {
+        let isLoss = { (violation: String) in violation.contains("was never answered") || violation.contains("a publish was lost") }
+        let known = knownLoss.map { _ in violations.filter(isLoss) } ?? []
+        let failing = violations.filter { !known.contains($0) }
+        if let knownLoss, !known.isEmpty {
+            withKnownIssue(knownLoss) {
+                for violation in known.prefix(40) { Issue.record(Comment(rawValue: violation)) }
+            }
+        }
+        for violation in failing.prefix(40) {
             Issue.record(Comment(rawValue: violation))
         }
-        if violations.count > 40 {
-            Issue.record("… and \(violations.count - 40) more broken invariants")
+        if failing.count > 40 {
+            Issue.record("… and \(failing.count - 40) more broken invariants")
         }
         if !violations.isEmpty {
             world.saveLogs()
