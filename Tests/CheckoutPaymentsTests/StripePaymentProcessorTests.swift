@@ -52,14 +52,13 @@ import Testing
 
     @Test func aSlowGatewayTimesOutAsRetryableAndChargesNothing() async throws {
         try await TestStripe.withFakeStripe(Self.slowAnswers, readTimeout: Self.shortReadTimeout) { sut, stripe in
-            let started = ContinuousClock.now
-
             let error = await #expect(throws: RetryableError.self) {
                 try await sut.charge(euros(5998), with: PaymentToken(FakeStripeToken.slow), idempotencyKey: uniqueCommandID())
             }
 
             #expect(error?.code == .paymentProcessorUnavailable)
-            #expect(ContinuousClock.now - started < Self.slowAnswerDelay, "gave up before the answer came")
+            // Said by the read timeout, not by an answer: no bound on the elapsed time, which a loaded machine stretches.
+            #expect(error?.context.hasSuffix("Stripe did not answer") == true, "\(String(describing: error))")
             #expect(stripe.ledger.charges.isEmpty)
         }
     }

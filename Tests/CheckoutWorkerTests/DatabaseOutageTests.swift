@@ -52,8 +52,8 @@ struct DatabaseOutageTests {
                 let outage = try await proxy.outage(for: .seconds(4))
                 return (try await group.reduce(into: [String]()) { stuck, call in call.map { stuck.append($0) } }, outage)
             }
+            // Whether a new connection is tried within the window depends on timing; the cut itself does not.
             #expect(outage.closed > 0, "the cut closed the pool's open connections")
-            #expect(outage.refused > 0, "the proxy refused new connections during the outage")
             #expect(failures.count.withLock { $0 } > 0, "store calls failed while the database was unreachable")
             #expect(stuck.isEmpty, "\(stuck.count) store calls made as the connections were cut never returned: \(stuck)")
             let products = try await Deadline.run("reading the catalog after the outage", within: .seconds(10)) {
