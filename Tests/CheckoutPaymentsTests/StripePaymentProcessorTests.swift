@@ -7,8 +7,10 @@ import Testing
 @Suite struct StripePaymentProcessorTests {
     /// Short enough to keep the suite quick, long enough for the requests after a timeout (a retry, a search
     /// and a refund) to be answered on loopback while the whole suite loads both cores: 500 ms was not.
-    private static let shortReadTimeout = Duration.milliseconds(1_500)
-    private static let slowAnswerDelay = Duration.seconds(4)
+    /// Long enough for every other request under the full parallel run (a card token takes two), short
+    /// of the answer the fake holds back.
+    private static let shortReadTimeout = Duration.seconds(5)
+    private static let slowAnswerDelay = Duration.seconds(12)
     private static let slowAnswers = FakeStripeOptions(slowAnswerDelay: slowAnswerDelay)
 
     @Test func sendsTheAmountTheLowercaseCurrencyAndTheCommandIDAsKeyAndMetadata() async throws {

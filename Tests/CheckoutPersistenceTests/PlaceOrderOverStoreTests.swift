@@ -15,16 +15,7 @@ import Testing
             }
             let payments = ApprovingPaymentProcessor()
             let output = PlaceOrderOutputSpy()
-            let useCase = PlaceOrderUseCase(
-                carts: store.carts,
-                catalog: store.catalog,
-                orders: store.orders,
-                payments: payments,
-                charges: store.charges,
-                processedCommands: store.placeOrderCommands,
-                output: output,
-                now: { Fixtures.now }
-            )
+            let useCase = Fixtures.placeOrder(over: store, payments: payments, output: output)
 
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for customer in ["alice", "bob"] {

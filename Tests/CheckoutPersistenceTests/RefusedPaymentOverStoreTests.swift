@@ -13,16 +13,7 @@ import Testing
             _ = try await store.carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: Fixtures.command())
             let payments = RefusingPaymentProcessor()
             let output = PlaceOrderOutputSpy()
-            let useCase = PlaceOrderUseCase(
-                carts: store.carts,
-                catalog: store.catalog,
-                orders: store.orders,
-                payments: payments,
-                charges: store.charges,
-                processedCommands: store.placeOrderCommands,
-                output: output,
-                now: { Fixtures.now }
-            )
+            let useCase = Fixtures.placeOrder(over: store, payments: payments, output: output)
             let request = PlaceOrderRequest(
                 commandID: "order-1", cartID: "cart-42", customerID: "cust-7",
                 cartVersion: 1, expectedTotal: 2999, currency: "EUR", paymentToken: "pm_gone"

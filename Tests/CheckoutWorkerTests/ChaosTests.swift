@@ -1,6 +1,6 @@
 import Testing
 
-/// The chaos suite (issues #8 and #20): three worker processes on a real broker and a real PostgreSQL
+/// The chaos suite: three worker processes on a real broker and a real PostgreSQL
 /// take at least 5,000 mixed commands, hostile properties and re-used message ids among them, while a
 /// worker is SIGKILLed and replaced, the broker's connections are closed, the broker is stopped and
 /// started, the database is unreachable for seconds, and the payment gateway fails now and then and

@@ -1,6 +1,6 @@
 import Testing
 
-/// The cluster run (issues #8 and #20): the chaos suite's load and invariants on the three-node test
+/// The cluster run: the chaos suite's load and invariants on the three-node test
 /// cluster with quorum queues. Workers get every node's URL; the node they are connected to is stopped
 /// in the middle of the load (Erlang VM and all), which is confirmed from outside (its AMQP port
 /// refuses connections) and by every worker's reconnect counter; they fail over to another, and the

@@ -1,4 +1,5 @@
 import CheckoutDomain
+import CheckoutPersistence
 import Foundation
 
 /// Values the suites build their carts, orders and outcomes from. Dates are whole seconds, which
@@ -54,6 +55,20 @@ enum Fixtures {
             total: total,
             payment: Payment(id: PaymentID("pay-\(command)"), amount: total),
             placedAt: now
+        )
+    }
+
+    /// PlaceOrder as the worker builds it, over every port of `store`.
+    static func placeOrder(over store: CheckoutStore, payments: any PaymentProcessor, output: any PlaceOrderUseCaseOutput) -> PlaceOrderUseCase {
+        PlaceOrderUseCase(
+            carts: store.carts,
+            catalog: store.catalog,
+            orders: store.orders,
+            payments: payments,
+            charges: store.charges,
+            processedCommands: store.placeOrderCommands,
+            output: output,
+            now: { now }
         )
     }
 }

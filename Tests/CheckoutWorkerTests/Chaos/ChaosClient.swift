@@ -7,7 +7,7 @@ import Testing
 /// and dead letter on durable queues, so nothing is missed while the broker or a connection is down.
 ///
 /// It never publishes a command again on its own: a command that the broker or a worker loses stays
-/// unanswered, and the run reports it as a violation (issue #20). Only publishing is retried, until
+/// unanswered, and the run reports it as a violation. Only publishing is retried, until
 /// the broker confirms, since an unconfirmed publish is not yet the broker's. The one exception is
 /// named: ``askResendingAfterTimeout(_:)``, a client that publishes again after a short timeout, whose
 /// commands the invariants check to be answered by one replayed event, not rescued.

@@ -48,9 +48,9 @@ enum HostileProperties: Int, CaseIterable, Sendable {
         case .timestampZero: properties.timestamp = AMQPTimestamp(secondsSince1970: 0)
         case .timestampMaximum: properties.timestamp = AMQPTimestamp(secondsSince1970: .max)
         case .retryCountAsString: headers[RetryHeaders.retryCount] = .string("many")
-        // Below the run's five retry delays: a count the client set leaves fewer retries (see the
-        // report of issue #20), so a larger one would give up a command that hits a fault.
-        case .clientRetryCount: headers[RetryHeaders.retryCount] = .int64(1)
+        // As many as the run's retry delays: the worker believes only counts it signed, so the command
+        // still gets every retry (one that hits a fault and then gives up is a violation).
+        case .clientRetryCount: headers[RetryHeaders.retryCount] = .int64(5)
         case .routingKeyHeaderAsBytes: headers[RetryHeaders.originalRoutingKey] = .bytes([0xFF, 0xFE])
         case .deepNesting:
             var value: AMQPFieldValue = .string("bottom")
