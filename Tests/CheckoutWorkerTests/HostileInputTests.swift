@@ -128,8 +128,8 @@ import Testing
         }
     }
 
-    /// Found by PropertyFuzzTests: the dead letter went out under the client's header as routing key,
-    /// which the protocol cannot carry, and the message came back forever.
+    /// A client's `x-original-routing-key` longer than a routing key can be is not one: used as the dead
+    /// letter's routing key, the publish would fail and the message come back forever.
     @Test func anOriginalRoutingKeyHeaderLongerThanARoutingKeyIsNotUsedAsOne() async throws {
         try await withWorld { world in
             let headers: AMQPFieldTable = [RetryHeaders.originalRoutingKey: .string(String(repeating: "A", count: 4096))]
