@@ -114,7 +114,7 @@ import Testing
 
 /// Runs `body` with a virtual host of its own, a world with the contract's names in it whose dead
 /// letters stay in their queue, and a running worker; deletes the virtual host afterwards.
-private func withVirtualHostWorld(_ body: (TestWorld, DeadLetterQueue) async throws -> Void) async throws {
+func withVirtualHostWorld(_ body: (TestWorld, DeadLetterQueue) async throws -> Void) async throws {
     let host = try await TestVirtualHost.create()
     do {
         let world = try await TestWorld("cli", virtualHost: host.name, collectsDeadLetters: false)

@@ -12,6 +12,8 @@ struct SendCommand: AsyncParsableCommand {
         discussion: """
             Example:
               checkout-worker send sync-cart --wait --json '{"cartId":"cart-42","customerId":"cust-7","baseVersion":0,"currency":"EUR","items":[{"sku":"SKU-RED-M","quantity":2}]}'
+              checkout-worker send place-order --wait --timeout 1m --json @order.json
+              echo '{…}' | checkout-worker send sync-cart --json -
             """
     )
 
@@ -30,7 +32,7 @@ struct SendCommand: AsyncParsableCommand {
     @Argument(help: "sync-cart or place-order.")
     var kind: Kind
 
-    @Option(help: "The command's JSON body.")
+    @Option(help: "The command's JSON body; @PATH reads it from a file, - from standard input.")
     var json: String
 
     @Option(help: "The command's message_id (default: a new UUID).")
@@ -39,8 +41,8 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "Wait for the result event (through a reply_to queue) and print it.")
     var wait = false
 
-    @Option(help: "Seconds to wait for the result with --wait.")
-    var timeout: Int = 30
+    @Option(help: "How long to wait for the result with --wait, a duration such as 30s or 2m.", transform: SendCommand.duration)
+    var timeout: Duration = .seconds(30)
 
     @OptionGroup var settings: SettingsOptions
 
@@ -73,7 +75,7 @@ struct SendCommand: AsyncParsableCommand {
             exchange: configuration.messaging.commandsExchange,
             routingKey: kind.command.routingKey,
             properties: properties,
-            body: Array(json.utf8),
+            body: try body(),
             mandatory: true
         ))
         print("sent \(kind.command.routingKey) with message_id \(messageID)")
@@ -88,7 +90,7 @@ struct SendCommand: AsyncParsableCommand {
                 return nil
             }
             group.addTask {
-                try await Task.sleep(for: .seconds(timeout))
+                try await Task.sleep(for: timeout)
                 return nil
             }
             let first = try await group.next() ?? nil
@@ -96,10 +98,32 @@ struct SendCommand: AsyncParsableCommand {
             return first
         }
         guard let event else {
-            throw CommandFailure("no result within \(timeout)s; is a worker running? (the command stays queued)")
+            throw CommandFailure("no result within \(timeout); is a worker running? (the command stays queued)")
         }
         print("\(event.properties.type ?? "event") (message_id \(event.properties.messageID ?? "-")):")
         print(Self.pretty(event.body))
+    }
+
+    /// `--json` as given, or the file an `@` names, or standard input for `-`.
+    private func body() throws -> [UInt8] {
+        if json == "-" {
+            return Array(FileHandle.standardInput.readDataToEndOfFile())
+        }
+        guard json.hasPrefix("@") else { return Array(json.utf8) }
+        let path = String(json.dropFirst())
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("--json @\(path): no such file, or it cannot be read")
+        }
+        return Array(data)
+    }
+
+    /// A duration written as every setting takes it (`30s`, `1500ms`, `2m`); bare seconds are still read.
+    private static func duration(_ text: String) throws -> Duration {
+        if let seconds = Int(text), seconds > 0 { return .seconds(seconds) }
+        guard let delay = try? RetryDelays.Delay(parsing: text) else {
+            throw ValidationError("'\(text)' is not a duration such as 30s or 2m")
+        }
+        return delay.duration
     }
 
     private static func pretty(_ body: [UInt8]) -> String {

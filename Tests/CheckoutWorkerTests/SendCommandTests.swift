@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+/// `checkout-worker send` as a person runs it: the body from a file or standard input, and
+/// `--timeout` written as every other duration.
+@Suite struct SendCommandTests {
+    @Test func sendsABodyReadFromAFileAndPrintsItsResult() async throws {
+        try await withVirtualHostWorld { world, _ in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("send-\(UUID().uuidString).json")
+            try Data(Bodies.syncCart(cart: "cart-file").utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+
+            let run = try await ExecutableRun.run(ExecutableRun.checkoutWorker, [
+                "send", "sync-cart", "--json", "@\(file.path)", "--wait", "--timeout", "20s",
+            ], environment: ["CHECKOUT_AMQP_URL": world.brokerURL, "CHECKOUT_LOG_LEVEL": "warning"])
+
+            #expect(await run.status == 0, "\(run.standardError)")
+            #expect(run.standardOutput.contains("cart.synced"), "\(run.standardOutput)")
+            #expect(run.standardOutput.contains("cart-file"))
+        }
+    }
+
+    @Test func refusesAFileThatIsNotThereAndATimeoutThatIsNoDuration() async throws {
+        let missing = try await ExecutableRun.run(ExecutableRun.checkoutWorker, ["send", "sync-cart", "--json", "@/nonexistent/body.json"],
+                                                  environment: ["CHECKOUT_AMQP_URL": "amqp://guest:guest@127.0.0.1:1/%2F"])
+        let badTimeout = try await ExecutableRun.run(ExecutableRun.checkoutWorker, ["send", "sync-cart", "--json", "{}", "--timeout", "soon"])
+
+        #expect(await missing.status != 0)
+        #expect(await badTimeout.status != 0)
+        #expect(badTimeout.standardError.contains("'soon' is not a duration"), "\(badTimeout.standardError)")
+    }
+}
