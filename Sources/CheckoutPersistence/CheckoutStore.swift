@@ -104,15 +104,12 @@ public struct CheckoutStore: Sendable {
     /// asks, 32 random bytes, and the same for all the others.
     public func retrySigningKey() async throws -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        let candidate = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let hex = try await backend.secret("retry-signing-key", candidate: candidate.map { String(format: "%02x", $0) }.joined())
-        var key: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex, let next = hex.index(index, offsetBy: 2, limitedBy: hex.endIndex), let byte = UInt8(hex[index..<next], radix: 16) {
-            key.append(byte)
-            index = next
+        let candidate = Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let stored = try await backend.secret("retry-signing-key", candidate: candidate.base64EncodedString())
+        guard let key = Data(base64Encoded: stored), !key.isEmpty else {
+            throw PersistenceError(code: .unreadableRow, context: "the stored retry signing key is not base64")
         }
-        return key
+        return Array(key)
     }
 
     /// Throws when the database cannot be reached (the worker's /health/ready).

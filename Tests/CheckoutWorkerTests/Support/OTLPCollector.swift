@@ -18,6 +18,7 @@ final class OTLPCollector: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(NIOHTTPServerRequestAggregator(maxContentLength: 1 << 24))
                     try channel.pipeline.syncOperations.addHandler(OTLPCollectorHandler(received: received))
                 }
             }

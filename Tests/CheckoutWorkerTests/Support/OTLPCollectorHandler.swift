@@ -1,36 +1,25 @@
 import NIOCore
 import NIOHTTP1
 
-/// Reads whole requests off one connection of ``OTLPCollector`` and accepts each export.
+/// Accepts each export ``OTLPCollector`` receives, whole requests put together by NIO's aggregator.
 final class OTLPCollectorHandler: ChannelInboundHandler {
-    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundIn = NIOHTTPServerRequestFull
     typealias OutboundOut = HTTPServerResponsePart
 
     private let received: OTLPCollectorRequests
-    private var head: HTTPRequestHead?
-    private var body = ByteBuffer()
 
     init(received: OTLPCollectorRequests) {
         self.received = received
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            self.head = head
-            body.clear()
-        case .body(var chunk):
-            body.writeBuffer(&chunk)
-        case .end:
-            guard let head else { return }
-            self.head = nil
-            received.append(path: head.uri, body: String(buffer: body))
-            var headers = HTTPHeaders()
-            headers.add(name: "Content-Type", value: "application/json")
-            headers.add(name: "Content-Length", value: "2")
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
-            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: "{}")))), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        }
+        let request = unwrapInboundIn(data)
+        received.append(path: request.head.uri, body: request.body.map { String(buffer: $0) } ?? "")
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: "2")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: request.head.version, status: .ok, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: "{}")))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 }
