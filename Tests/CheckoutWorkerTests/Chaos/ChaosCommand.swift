@@ -50,7 +50,7 @@ enum HostileProperties: Int, CaseIterable, Sendable {
         case .retryCountAsString: headers[RetryHeaders.retryCount] = .string("many")
         // As many as the run's retry delays: the worker believes only counts it signed, so the command
         // still gets every retry (one that hits a fault and then gives up is a violation).
-        case .clientRetryCount: headers[RetryHeaders.retryCount] = .int64(5)
+        case .clientRetryCount: headers[RetryHeaders.retryCount] = .int64(6)
         case .routingKeyHeaderAsBytes: headers[RetryHeaders.originalRoutingKey] = .bytes([0xFF, 0xFE])
         case .deepNesting:
             var value: AMQPFieldValue = .string("bottom")

@@ -72,8 +72,9 @@ final class ChaosWorld: Sendable {
                 "CHECKOUT_HTTP_PORT": "0",
                 "CHECKOUT_CONCURRENCY": "8",
                 "CHECKOUT_PREFETCH": "16",
-                // 15.5 s of retries in all: longer than any outage of the run.
-                "CHECKOUT_RETRY_DELAYS": "500ms,1s,2s,4s,8s",
+                // 31.5 s of retries in all: longer than any outage of the run, a cluster node's restart
+                // included (events stalled up to 13 s after it), plus the fake Stripe's search lag.
+                "CHECKOUT_RETRY_DELAYS": "500ms,1s,2s,4s,8s,16s",
                 "CHECKOUT_SHUTDOWN_GRACE_PERIOD": "10s",
             ]
             let messaging = try WorkerConfiguration(reading: TestWorld.reader(environment)).messaging
