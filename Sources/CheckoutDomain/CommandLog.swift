@@ -26,6 +26,12 @@ public struct CommandLog<Outcome: Sendable & Equatable>: Sendable {
         return outcome
     }
 
+    /// The recorded outcome with its digest, if any.
+    public func recorded(_ commandID: CommandID) -> RecordedOutcome<Outcome>? {
+        guard case .completed(let outcome, let digest) = entries[commandID] else { return nil }
+        return RecordedOutcome(outcome, digest: digest)
+    }
+
     /// ``ProcessedCommands/claim(_:digest:at:leaseUntil:)``: never two `.claimed` while a lease runs.
     public mutating func claim(_ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date) -> CommandClaim<Outcome> {
         switch entries[commandID] {
@@ -49,15 +55,21 @@ public struct CommandLog<Outcome: Sendable & Equatable>: Sendable {
 
     /// ``ProcessedCommands/record(_:for:)``: the first recorded outcome wins.
     public mutating func record(_ outcome: Outcome, for commandID: CommandID) -> Outcome {
+        record(outcome, digest: nil, for: commandID)?.outcome ?? outcome
+    }
+
+    /// Records `outcome` for a command with `digest` (or the digest its claim was taken with), unless an
+    /// outcome is recorded already: then returns that one and changes nothing.
+    public mutating func record(_ outcome: Outcome, digest: CommandDigest?, for commandID: CommandID) -> RecordedOutcome<Outcome>? {
         switch entries[commandID] {
-        case .completed(let recorded, _):
-            return recorded
-        case .claimed(_, let digest), .released(let digest):
-            entries[commandID] = .completed(outcome, digest: digest)
+        case .completed(let recorded, let recordedDigest):
+            return RecordedOutcome(recorded, digest: recordedDigest)
+        case .claimed(_, let claimed), .released(let claimed):
+            entries[commandID] = .completed(outcome, digest: digest ?? claimed)
         case nil:
-            entries[commandID] = .completed(outcome, digest: nil)
+            entries[commandID] = .completed(outcome, digest: digest)
         }
-        return outcome
+        return nil
     }
 
     /// ``ProcessedCommands/release(_:)``: frees an unfinished claim for its own command, never an outcome.

@@ -4,8 +4,8 @@ public import Foundation
 ///
 /// It is what makes a command's effect happen once: a redelivery or a re-published command finds
 /// the stored outcome and reports it again. An implementation keeps one table per `Outcome` type
-/// (or a column telling them apart), in the database that stores carts and orders, because
-/// ``CartRepository`` and ``OrderRepository`` record outcomes in their own transactions.
+/// (or a column telling them apart), in the database that stores orders, because
+/// ``OrderRepository`` records outcomes in its own transactions.
 public protocol ProcessedCommands<Outcome>: Sendable {
     associatedtype Outcome: Codable & Sendable & Equatable
 

@@ -8,33 +8,21 @@ public import Foundation
 /// Then merges repeated SKUs, drops unknown and inactive ones and clamps quantities to stock,
 /// listing every such change as an ``Adjustment``.
 ///
-/// A command is handled once: it is claimed in ``ProcessedCommands`` first, and its outcome is
-/// stored there (with the cart, in one unit), so a repeat reports the stored outcome and does nothing else.
-/// Rejections of form depend on the message alone and are not stored.
+/// A command is handled once: its outcome is recorded with the cart in one unit
+/// (``SyncCartStore/record(_:digest:for:)``), so a repeat reports the recorded outcome and does
+/// nothing else. Rejections of form depend on the message alone and are not stored.
+///
+/// A sync is one read and one write; the command is not claimed first. Deliveries of one command
+/// that race both decide, and the first to record wins: the other reports the winner's outcome.
 public struct SyncCartUseCase: SyncCart {
-    private let carts: any CartRepository
-    private let catalog: any ProductCatalog
-    private let processedCommands: any ProcessedCommands<SyncCartOutcome>
+    private let store: any SyncCartStore
     private let output: any SyncCartUseCaseOutput
     private let now: @Sendable () -> Date
-    private let claimLease: TimeInterval
 
-    /// - Parameter claimLease: Seconds a claim keeps other workers off the command: longer than
-    ///   a sync can take, short enough that a crashed worker's command is soon taken over.
-    public init(
-        carts: any CartRepository,
-        catalog: any ProductCatalog,
-        processedCommands: any ProcessedCommands<SyncCartOutcome>,
-        output: any SyncCartUseCaseOutput,
-        now: @escaping @Sendable () -> Date,
-        claimLease: TimeInterval = 60
-    ) {
-        self.carts = carts
-        self.catalog = catalog
-        self.processedCommands = processedCommands
+    public init(store: any SyncCartStore, output: any SyncCartUseCaseOutput, now: @escaping @Sendable () -> Date) {
+        self.store = store
         self.output = output
         self.now = now
-        self.claimLease = claimLease
     }
 
     public func execute(_ request: SyncCartRequest) async throws {
@@ -44,11 +32,22 @@ public struct SyncCartUseCase: SyncCart {
         } catch {
             return try await output.didReject(SyncCartRejection(cartID: request.cartID, reason: .invalidRequest, message: error.message))
         }
-        let now = now()
-        try await processedCommands.once(command.id, digest: request.digest, at: now, lease: claimLease,
-                                         work: { try await sync(command, at: now) },
-                                         report: report,
-                                         conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
+        let (merged, mergeAdjustments) = Self.merge(command.lines)
+        let snapshot = try await store.snapshot(for: command.id, cart: command.cartID, currency: command.currency, skus: Set(merged.map(\.sku)))
+        if let recorded = snapshot.recorded {
+            return try await replay(recorded, to: request)
+        }
+        var outcome = decide(command, merged: merged, adjustments: mergeAdjustments, on: snapshot, at: now())
+        while true {
+            switch try await store.record(outcome, digest: request.digest, for: command.id) {
+            case .recorded:
+                return try await report(outcome)
+            case .alreadyRecorded(let recorded):
+                return try await replay(recorded, to: request)
+            case .versionConflict(let currentVersion):
+                outcome = .rejected(rejection: Self.versionConflict(command, currentVersion: currentVersion))
+            }
+        }
     }
 
     /// Reports `unavailable` without recording it: the sync had no effect, so a client (or an operator
@@ -57,48 +56,39 @@ public struct SyncCartUseCase: SyncCart {
         guard let command = try? SyncCartCommand(validating: request) else {
             return try await execute(request)
         }
-        // The check for an outcome is best effort: the database may be what kept failing.
-        let now = now()
-        switch try? await processedCommands.claim(command.id, digest: request.digest, at: now, leaseUntil: now) {
-        case .completed(let outcome):
-            try await report(outcome)
-        case .conflicting:
-            try await output.didReject(.duplicateMessageID(of: request))
-        case .claimed:
-            try? await processedCommands.release(command.id)
-            try await output.didReject(.unavailable(cartID: request.cartID, after: error))
-        case .inProgress, nil:
-            try await output.didReject(.unavailable(cartID: request.cartID, after: error))
+        // The look for an outcome is best effort: the database may be what kept failing.
+        let snapshot = try? await store.snapshot(for: command.id, cart: command.cartID, currency: command.currency, skus: [])
+        if let recorded = snapshot?.recorded {
+            return try await replay(recorded, to: request)
         }
+        try await output.didReject(.unavailable(cartID: request.cartID, after: error))
     }
 
-    private func sync(_ command: SyncCartCommand, at now: Date) async throws -> SyncCartOutcome {
-        guard try await catalog.isPriced(in: command.currency) else {
-            return try await reject(command, .invalidRequest, "invalid request: currency \(command.currency) is not a currency of the catalog")
+    private func decide(
+        _ command: SyncCartCommand,
+        merged: [RequestedLine],
+        adjustments mergeAdjustments: [Adjustment],
+        on snapshot: SyncCartSnapshot,
+        at now: Date
+    ) -> SyncCartOutcome {
+        guard snapshot.isCurrencyPriced else {
+            return Self.reject(command, .invalidRequest, "invalid request: currency \(command.currency) is not a currency of the catalog")
         }
-        let stored = try await carts.cart(command.cartID)
+        let stored = snapshot.cart
         let currentVersion = stored?.version ?? 0
         guard command.baseVersion == currentVersion else {
-            return try await reject(
-                command,
-                .versionConflict,
-                "cart \(command.cartID) is at version \(currentVersion), not \(command.baseVersion)",
-                currentVersion: currentVersion
-            )
+            return .rejected(rejection: Self.versionConflict(command, currentVersion: currentVersion))
         }
         if let stored {
             guard stored.customerID == command.customerID else {
-                return try await reject(command, .forbidden, "cart \(command.cartID) belongs to another customer")
+                return Self.reject(command, .forbidden, "cart \(command.cartID) belongs to another customer")
             }
             guard !stored.isCheckedOut else {
-                return try await reject(command, .cartCheckedOut, "an order was already placed from cart \(command.cartID)")
+                return Self.reject(command, .cartCheckedOut, "an order was already placed from cart \(command.cartID)")
             }
         }
-        let (merged, mergeAdjustments) = Self.merge(command.lines)
-        let products = try await catalog.products(Set(merged.map(\.sku)))
-        let synced: SyncedCart
         do {
-            let (lines, stockAdjustments) = try Self.price(merged, with: products, in: command.currency)
+            let (lines, stockAdjustments) = try Self.price(merged, with: snapshot.products, in: command.currency)
             let cart = try Cart(
                 id: command.cartID,
                 customerID: command.customerID,
@@ -108,22 +98,9 @@ public struct SyncCartUseCase: SyncCart {
                 isCheckedOut: false,
                 syncedAt: now
             )
-            synced = SyncedCart(cart: cart, adjustments: mergeAdjustments + stockAdjustments)
+            return .synced(cart: SyncedCart(cart: cart, adjustments: mergeAdjustments + stockAdjustments))
         } catch {
-            return try await reject(command, .invalidRequest, "invalid request: the cart's subtotal cannot be computed (\(error))")
-        }
-        switch try await carts.save(synced.cart, replacing: command.baseVersion, recording: .synced(cart: synced), for: command.id) {
-        case .saved:
-            return .synced(cart: synced)
-        case .versionConflict(let currentVersion):
-            return try await reject(
-                command,
-                .versionConflict,
-                "cart \(command.cartID) is at version \(currentVersion), not \(command.baseVersion)",
-                currentVersion: currentVersion
-            )
-        case .commandAlreadyHandled(let outcome):
-            return outcome
+            return Self.reject(command, .invalidRequest, "invalid request: the cart's subtotal cannot be computed (\(error))")
         }
     }
 
@@ -180,14 +157,26 @@ public struct SyncCartUseCase: SyncCart {
         return (lines, adjustments)
     }
 
-    private func reject(
-        _ command: SyncCartCommand,
-        _ reason: SyncCartRejectionReason,
-        _ message: String,
-        currentVersion: Int? = nil
-    ) async throws -> SyncCartOutcome {
-        let rejection = SyncCartRejection(cartID: command.cartID.rawValue, reason: reason, message: message, currentVersion: currentVersion)
-        return try await processedCommands.record(.rejected(rejection: rejection), for: command.id)
+    private static func reject(_ command: SyncCartCommand, _ reason: SyncCartRejectionReason, _ message: String) -> SyncCartOutcome {
+        .rejected(rejection: SyncCartRejection(cartID: command.cartID.rawValue, reason: reason, message: message))
+    }
+
+    private static func versionConflict(_ command: SyncCartCommand, currentVersion: Int) -> SyncCartRejection {
+        SyncCartRejection(
+            cartID: command.cartID.rawValue,
+            reason: .versionConflict,
+            message: "cart \(command.cartID) is at version \(currentVersion), not \(command.baseVersion)",
+            currentVersion: currentVersion
+        )
+    }
+
+    /// The recorded outcome again for the command it was recorded for; `duplicate-message-id`, and
+    /// nothing of it, for a command that re-uses the id with another body.
+    private func replay(_ recorded: RecordedOutcome<SyncCartOutcome>, to request: SyncCartRequest) async throws {
+        guard recorded.belongs(to: request.digest) else {
+            return try await output.didReject(.duplicateMessageID(of: request))
+        }
+        try await report(recorded.outcome)
     }
 
     private func report(_ outcome: SyncCartOutcome) async throws {

@@ -7,10 +7,10 @@ public import Logging
 /// The ports share the database, so that a cart or an order is stored in the same transaction
 /// as its command's outcome.
 public struct CheckoutStore: Sendable {
+    public let syncCarts: any SyncCartStore
     public let carts: any CartRepository
     public let catalog: any ProductCatalog
     public let orders: any OrderRepository
-    public let syncCartCommands: any ProcessedCommands<SyncCartOutcome>
     public let placeOrderCommands: any ProcessedCommands<PlaceOrderOutcome>
     public let charges: any ChargeLog
     private let backend: any StoreBackend
@@ -52,10 +52,10 @@ public struct CheckoutStore: Sendable {
         let syncCartLog = SQLCommandLog(kind: "sync-cart", owner: worker)
         let placeOrderLog = SQLCommandLog(kind: "place-order", owner: worker)
         return CheckoutStore(
-            carts: SQLCarts(executor: executor, commands: syncCartLog),
+            syncCarts: SQLSyncCartStore(executor: executor, commands: syncCartLog),
+            carts: SQLCarts(executor: executor),
             catalog: SQLCatalog(executor: executor),
             orders: SQLOrders(executor: executor, commands: placeOrderLog),
-            syncCartCommands: SQLProcessedCommands(executor: executor, log: syncCartLog),
             placeOrderCommands: SQLProcessedCommands(executor: executor, log: placeOrderLog),
             charges: SQLChargeLog(executor: executor, log: placeOrderLog),
             backend: backend
@@ -66,10 +66,10 @@ public struct CheckoutStore: Sendable {
     public static func inMemory() -> CheckoutStore {
         let database = InMemoryDatabase()
         return CheckoutStore(
+            syncCarts: InMemorySyncCartStore(database: database),
             carts: InMemoryCarts(database: database),
             catalog: InMemoryCatalog(database: database),
             orders: InMemoryOrders(database: database),
-            syncCartCommands: InMemoryProcessedCommands(database: database, log: \.syncCartCommands),
             placeOrderCommands: InMemoryProcessedCommands(database: database, log: \.placeOrderCommands),
             charges: InMemoryChargeLog(database: database),
             backend: database

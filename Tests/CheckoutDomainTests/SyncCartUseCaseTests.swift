@@ -68,10 +68,8 @@ import Testing
     }
 
     @Test func rejectsASyncThatLostTheRaceToAnotherSyncAsVersionConflict() async throws {
-        let database = InMemoryDatabase()
         let concurrentSync = cart(version: 1)
-        let carts = InterleavingCarts(database: database) { $0.carts[concurrentSync.id] = concurrentSync }
-        let (sut, _, output, _) = await makeSUT(database: database, cartRepository: carts)
+        let (sut, database, output, _) = await makeSUT { $0.carts[concurrentSync.id] = concurrentSync }
 
         try await sut.execute(request(baseVersion: 0))
 
@@ -329,34 +327,27 @@ import Testing
         #expect(await rejections(output).map(\.reason) == [.forbidden, .forbidden])
     }
 
-    @Test func reportsACommandAnotherWorkerHoldsAsRetryableWithoutActing() async throws {
-        let (sut, database, output, clock) = await makeSUT()
-        _ = try await processedCommands(database).claim(commandID("cmd-1"), digest: nil, at: clock.now(), leaseUntil: clock.now() + 60)
-
-        let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
-
-        #expect(error?.code == .commandInProgress)
-        #expect(await output.messages.isEmpty)
-        #expect(await database.state.carts.isEmpty)
-    }
-
-    @Test func takesOverTheClaimOfACrashedWorkerOnceItsLeaseExpired() async throws {
-        let (sut, database, output, clock) = await makeSUT()
-        _ = try await processedCommands(database).claim(commandID("cmd-1"), digest: nil, at: clock.now(), leaseUntil: clock.now() + 60)
-        clock.advance(by: 61)
+    @Test func aDeliveryRacingTheSameCommandReportsTheOutcomeRecordedFirst() async throws {
+        let (sut, database, output, _) = await makeSUT { state in
+            let first = try! Cart(
+                id: cartID(), customerID: customerID(), version: 1, currency: currency("EUR"),
+                lines: [line("SKU-RED-M", 2)], isCheckedOut: false, syncedAt: .distantPast
+            )
+            state.carts[first.id] = first
+            _ = state.syncCommands.record(.synced(cart: SyncedCart(cart: first, adjustments: [])), digest: nil, for: commandID("cmd-1"))
+        }
 
         try await sut.execute(request(commandID: "cmd-1"))
 
-        #expect(await syncedVersions(output) == [1])
+        #expect(await syncedCarts(output).map(\.cart.syncedAt) == [.distantPast])
+        #expect(await database.state.carts[cartID()]?.syncedAt == .distantPast)
     }
 
     @Test func reportsTheOutcomeOfAWorkerThatFinishedFirst() async throws {
-        let database = InMemoryDatabase()
         let winner = SyncCartRejection(cartID: "cart-42", reason: .forbidden, message: "recorded first")
-        let carts = InterleavingCarts(database: database) { state in
+        let (sut, database, output, _) = await makeSUT { state in
             _ = state.syncCommands.record(.rejected(rejection: winner), for: commandID("cmd-1"))
         }
-        let (sut, _, output, _) = await makeSUT(database: database, cartRepository: carts)
 
         try await sut.execute(request(commandID: "cmd-1"))
 
@@ -364,7 +355,7 @@ import Testing
         #expect(await database.state.carts.isEmpty)
     }
 
-    @Test func aDatabaseFailureIsRetryableAndReleasesTheClaim() async throws {
+    @Test func aDatabaseFailureIsRetryableAndRecordsNothing() async throws {
         let (sut, database, output, _) = await makeSUT()
         await database.update { $0.failing = [.loadCart] }
 
@@ -407,8 +398,8 @@ import Testing
 
     @Test func abandonsAsUnavailableEvenWhileTheDatabaseIsDown() async throws {
         let (sut, database, output, _) = await makeSUT()
-        await database.update { $0.failing = [.claimCommand] }
-        let cause = RetryableError(code: .databaseUnavailable, context: "claiming")
+        await database.update { $0.failing = [.loadCart] }
+        let cause = RetryableError(code: .databaseUnavailable, context: "reading")
 
         try await sut.abandon(request(commandID: "cmd-1"), after: cause)
 
@@ -428,28 +419,17 @@ import Testing
     private func makeSUT(
         products: [Product] = [product("SKU-RED-M")],
         carts stored: [Cart] = [],
-        database: InMemoryDatabase = InMemoryDatabase(),
-        cartRepository: (any CartRepository)? = nil
+        beforeRecord: @escaping @Sendable (inout DatabaseState) -> Void = { _ in }
     ) async -> (sut: SyncCartUseCase, database: InMemoryDatabase, output: SyncCartOutputSpy, clock: TestClock) {
+        let database = InMemoryDatabase()
         await database.update { state in
             state.products = Dictionary(uniqueKeysWithValues: products.map { ($0.sku, $0) })
             for cart in stored { state.carts[cart.id] = cart }
         }
         let output = SyncCartOutputSpy()
         let clock = TestClock()
-        let sut = SyncCartUseCase(
-            carts: cartRepository ?? InMemoryCarts(database: database),
-            catalog: InMemoryCatalog(database: database),
-            processedCommands: processedCommands(database),
-            output: output,
-            now: clock.now,
-            claimLease: 60
-        )
+        let sut = SyncCartUseCase(store: InMemorySyncCartStore(database: database, beforeRecord: beforeRecord), output: output, now: clock.now)
         return (sut, database, output, clock)
-    }
-
-    private func processedCommands(_ database: InMemoryDatabase) -> InMemoryProcessedCommands<SyncCartOutcome> {
-        InMemoryProcessedCommands(database: database, log: \.syncCommands)
     }
 
     private func request(

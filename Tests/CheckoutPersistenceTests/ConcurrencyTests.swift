@@ -12,10 +12,10 @@ import Testing
         try await database.withStore { store in
             let results = try await Self.concurrently { attempt in
                 let cart = Fixtures.cart(version: 1, lines: [Fixtures.line("SKU-A", quantity: attempt + 1)])
-                return try await store.carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: Fixtures.command())
+                return try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
             }
 
-            #expect(results.filter { $0 == .saved }.count == 1)
+            #expect(results.filter { $0 == .recorded }.count == 1)
             #expect(results.filter { $0 == .versionConflict(currentVersion: 1) }.count == Self.contenders - 1)
         }
     }
@@ -27,7 +27,7 @@ import Testing
             var placements: [(Order, CommandID)] = []
             for index in 0..<Self.contenders {
                 let cart = Fixtures.cart(Fixtures.cartID("cart-\(index)"), lines: [Fixtures.line("SKU-LAST")])
-                _ = try await store.carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: Fixtures.command())
+                _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
                 let command = Fixtures.command()
                 placements.append((Fixtures.order(for: cart, by: command), command))
             }
@@ -63,7 +63,7 @@ import Testing
         try await database.withStore { store in
             _ = try await store.importCatalog([Fixtures.product("SKU-A", stock: 50)])
             let cart = Fixtures.cart()
-            _ = try await store.carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: Fixtures.command())
+            _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
             let command = Fixtures.command()
             let order = Fixtures.order(for: cart, by: command)
 
@@ -85,11 +85,11 @@ import Testing
             let command = Fixtures.command()
 
             let results = try await Self.concurrently { _ in
-                try await store.carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: command)
+                try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: command)
             }
 
-            #expect(results.filter { $0 == .saved }.count == 1)
-            #expect(results.filter { $0 == .commandAlreadyHandled(Fixtures.synced(cart)) }.count == Self.contenders - 1)
+            #expect(results.filter { $0 == .recorded }.count == 1)
+            #expect(results.filter { $0 == .alreadyRecorded(RecordedOutcome(Fixtures.synced(cart), digest: nil)) }.count == Self.contenders - 1)
         }
     }
 

@@ -17,7 +17,7 @@ import Testing
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             let cart = Fixtures.cart()
-            _ = try await stores[0].carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: Fixtures.command())
+            _ = try await stores[0].syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
             #expect(try await stores[3].carts.cart(cart.id) == cart)
             for store in stores {
                 await store.close()
@@ -32,7 +32,7 @@ import Testing
         try await database.withFreshURL { url in
             let cart = Fixtures.cart()
             let first = try await CheckoutStore.open(url, poolSize: 1, logger: TestLogger.logger)
-            _ = try await first.carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: Fixtures.command())
+            _ = try await first.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
             await first.close()
 
             let second = try await CheckoutStore.open(url, poolSize: 1, logger: TestLogger.logger)

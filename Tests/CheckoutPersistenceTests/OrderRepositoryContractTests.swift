@@ -123,7 +123,7 @@ import Testing
         if importing {
             _ = try await store.importCatalog(["SKU-A", "SKU-B", "SKU-C"].map { Fixtures.product($0, stock: 5) })
         }
-        _ = try await store.carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: Fixtures.command())
+        _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
         return cart
     }
 

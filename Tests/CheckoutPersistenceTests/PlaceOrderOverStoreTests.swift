@@ -11,7 +11,7 @@ import Testing
             _ = try await store.importCatalog([Fixtures.product("SKU-LAST", price: 8999, stock: 1)])
             for customer in ["alice", "bob"] {
                 let cart = Fixtures.cart(Fixtures.cartID("cart-\(customer)"), lines: [Fixtures.line("SKU-LAST", price: 8999)], customer: Fixtures.customer(customer))
-                _ = try await store.carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: Fixtures.command())
+                _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
             }
             let payments = ApprovingPaymentProcessor()
             let output = PlaceOrderOutputSpy()

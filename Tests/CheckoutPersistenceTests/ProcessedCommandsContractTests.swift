@@ -10,7 +10,7 @@ import Testing
     @Test(arguments: TestDatabase.allCases)
     func claimsACommandNobodyHandled(database: TestDatabase) async throws {
         try await database.withStore { store in
-            let claim = try await store.syncCartCommands.claim(Fixtures.command(), digest: nil, at: now, leaseUntil: now + 60)
+            let claim = try await store.placeOrderCommands.claim(Fixtures.command(), digest: nil, at: now, leaseUntil: now + 60)
             #expect(claim == .claimed)
         }
     }
@@ -19,9 +19,9 @@ import Testing
     func aClaimedCommandIsInProgressUntilItsLeaseEnds(database: TestDatabase) async throws {
         try await database.withStore { store in
             let command = Fixtures.command()
-            _ = try await store.syncCartCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60)
+            _ = try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60)
 
-            #expect(try await store.syncCartCommands.claim(command, digest: nil, at: now + 59, leaseUntil: now + 120) == .inProgress(until: now + 60))
+            #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now + 59, leaseUntil: now + 120) == .inProgress(until: now + 60))
         }
     }
 
@@ -29,10 +29,10 @@ import Testing
     func takesOverAClaimWhoseLeaseEnded(database: TestDatabase) async throws {
         try await database.withStore { store in
             let command = Fixtures.command()
-            _ = try await store.syncCartCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60)
+            _ = try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60)
 
-            #expect(try await store.syncCartCommands.claim(command, digest: nil, at: now + 60, leaseUntil: now + 120) == .claimed)
-            #expect(try await store.syncCartCommands.claim(command, digest: nil, at: now + 61, leaseUntil: now + 180) == .inProgress(until: now + 120))
+            #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now + 60, leaseUntil: now + 120) == .claimed)
+            #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now + 61, leaseUntil: now + 180) == .inProgress(until: now + 120))
         }
     }
 
@@ -51,9 +51,9 @@ import Testing
     func theFirstRecordedOutcomeWins(database: TestDatabase) async throws {
         try await database.withStore { store in
             let command = Fixtures.command()
-            _ = try await store.syncCartCommands.record(Fixtures.syncRejected("first"), for: command)
+            _ = try await store.placeOrderCommands.record(Fixtures.placeRejected("first"), for: command)
 
-            #expect(try await store.syncCartCommands.record(Fixtures.syncRejected("second"), for: command) == Fixtures.syncRejected("first"))
+            #expect(try await store.placeOrderCommands.record(Fixtures.placeRejected("second"), for: command) == Fixtures.placeRejected("first"))
         }
     }
 
@@ -61,11 +61,11 @@ import Testing
     func aReleasedClaimCanBeClaimedAtOnce(database: TestDatabase) async throws {
         try await database.withStore { store in
             let command = Fixtures.command()
-            _ = try await store.syncCartCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60)
+            _ = try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60)
 
-            try await store.syncCartCommands.release(command)
+            try await store.placeOrderCommands.release(command)
 
-            #expect(try await store.syncCartCommands.claim(command, digest: nil, at: now + 1, leaseUntil: now + 61) == .claimed)
+            #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now + 1, leaseUntil: now + 61) == .claimed)
         }
     }
 
@@ -73,12 +73,12 @@ import Testing
     func releasingAHandledCommandKeepsItsOutcome(database: TestDatabase) async throws {
         try await database.withStore { store in
             let command = Fixtures.command()
-            _ = try await store.syncCartCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60)
-            _ = try await store.syncCartCommands.record(Fixtures.syncRejected(), for: command)
+            _ = try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60)
+            _ = try await store.placeOrderCommands.record(Fixtures.placeRejected(), for: command)
 
-            try await store.syncCartCommands.release(command)
+            try await store.placeOrderCommands.release(command)
 
-            #expect(try await store.syncCartCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60) == .completed(Fixtures.syncRejected()))
+            #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60) == .completed(Fixtures.placeRejected()))
         }
     }
 
@@ -86,7 +86,7 @@ import Testing
     func theSameIdOfAnotherKindOfCommandIsAnotherCommand(database: TestDatabase) async throws {
         try await database.withStore { store in
             let command = Fixtures.command()
-            _ = try await store.syncCartCommands.record(Fixtures.syncRejected(), for: command)
+            _ = try await store.syncCarts.record(Fixtures.syncRejected(), digest: nil, for: command)
 
             #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60) == .claimed)
         }
@@ -96,12 +96,12 @@ import Testing
     func aCommandReusingAHandledIdWithAnotherDigestConflicts(database: TestDatabase) async throws {
         try await database.withStore { store in
             let command = Fixtures.command()
-            _ = try await store.syncCartCommands.claim(command, digest: CommandDigest("aaa"), at: now, leaseUntil: now + 60)
-            _ = try await store.syncCartCommands.record(Fixtures.syncRejected(), for: command)
+            _ = try await store.placeOrderCommands.claim(command, digest: CommandDigest("aaa"), at: now, leaseUntil: now + 60)
+            _ = try await store.placeOrderCommands.record(Fixtures.placeRejected(), for: command)
 
-            #expect(try await store.syncCartCommands.claim(command, digest: CommandDigest("bbb"), at: now, leaseUntil: now + 60) == .conflicting)
-            #expect(try await store.syncCartCommands.claim(command, digest: CommandDigest("aaa"), at: now, leaseUntil: now + 60) == .completed(Fixtures.syncRejected()))
-            #expect(try await store.syncCartCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60) == .completed(Fixtures.syncRejected()))
+            #expect(try await store.placeOrderCommands.claim(command, digest: CommandDigest("bbb"), at: now, leaseUntil: now + 60) == .conflicting)
+            #expect(try await store.placeOrderCommands.claim(command, digest: CommandDigest("aaa"), at: now, leaseUntil: now + 60) == .completed(Fixtures.placeRejected()))
+            #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60) == .completed(Fixtures.placeRejected()))
         }
     }
 
@@ -125,14 +125,14 @@ import Testing
     func theClaimOfAWorkerThatIsGoneIsTakenOverAtOnceAndItsLateReleaseFreesNothing(database: TestDatabase) async throws {
         try await withTwoWorkers(on: database) { gone, other in
             let command = Fixtures.command()
-            _ = try await gone.syncCartCommands.claim(command, digest: nil, at: now, leaseUntil: now + 600)
-            #expect(try await other.syncCartCommands.claim(command, digest: nil, at: now + 1, leaseUntil: now + 601) == .inProgress(until: now + 600))
+            _ = try await gone.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 600)
+            #expect(try await other.placeOrderCommands.claim(command, digest: nil, at: now + 1, leaseUntil: now + 601) == .inProgress(until: now + 600))
 
             try await gone.retire()
 
-            #expect(try await other.syncCartCommands.claim(command, digest: nil, at: now + 2, leaseUntil: now + 602) == .claimed)
-            try await gone.syncCartCommands.release(command)
-            #expect(try await gone.syncCartCommands.claim(command, digest: nil, at: now + 3, leaseUntil: now + 603) == .inProgress(until: now + 602))
+            #expect(try await other.placeOrderCommands.claim(command, digest: nil, at: now + 2, leaseUntil: now + 602) == .claimed)
+            try await gone.placeOrderCommands.release(command)
+            #expect(try await gone.placeOrderCommands.claim(command, digest: nil, at: now + 3, leaseUntil: now + 603) == .inProgress(until: now + 602))
         }
     }
 

@@ -27,18 +27,6 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.allCases)
-    func isPricedOnlyInTheCurrenciesOfItsProducts(database: TestDatabase) async throws {
-        try await database.withStore { store in
-            #expect(try await store.catalog.isPriced(in: Fixtures.eur) == false)
-
-            _ = try await store.importCatalog([Fixtures.product("SKU-A")])
-
-            #expect(try await store.catalog.isPriced(in: Fixtures.eur))
-            #expect(try await store.catalog.isPriced(in: Fixtures.usd) == false)
-        }
-    }
-
-    @Test(arguments: TestDatabase.allCases)
     func readsManySKUsAtOnce(database: TestDatabase) async throws {
         try await database.withStore { store in
             let products = (0..<1_200).map { Fixtures.product("SKU-\($0)") }

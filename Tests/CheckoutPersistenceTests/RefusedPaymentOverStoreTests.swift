@@ -10,7 +10,7 @@ import Testing
         try await database.withStore { store in
             _ = try await store.importCatalog([Fixtures.product("SKU-RED-M", price: 2999, stock: 5)])
             let cart = Fixtures.cart(Fixtures.cartID("cart-42"), lines: [Fixtures.line("SKU-RED-M", price: 2999)], customer: Fixtures.customer("cust-7"))
-            _ = try await store.carts.save(cart, replacing: 0, recording: Fixtures.synced(cart), for: Fixtures.command())
+            _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
             let payments = RefusingPaymentProcessor()
             let output = PlaceOrderOutputSpy()
             let useCase = Fixtures.placeOrder(over: store, payments: payments, output: output)

@@ -18,12 +18,7 @@ actor InMemoryDatabase: StoreBackend {
     }
 
     func importCatalog(_ products: [Product]) -> CatalogImportReport {
-        var inserted = 0
-        for product in products {
-            if state.products.updateValue(product, forKey: product.sku) == nil {
-                inserted += 1
-            }
-        }
+        let inserted = state.upsert(products)
         return CatalogImportReport(inserted: inserted, updated: products.count - inserted)
     }
 

@@ -24,9 +24,7 @@ struct InMemoryOrders: OrderRepository {
             }
             let checkedOut = try cart.checkedOut()
             for line in order.lines {
-                if let product = state.products[line.sku] {
-                    state.products[line.sku] = product.withStock(product.stock - line.quantity)
-                }
+                state.takeStock(line.quantity, of: line.sku)
             }
             state.carts[cart.id] = checkedOut
             state.orders[order.id] = order

@@ -3,9 +3,35 @@ import CheckoutDomain
 /// The tables of ``InMemoryDatabase``.
 struct InMemoryState: Sendable {
     var carts: [CartID: Cart] = [:]
-    var products: [SKU: Product] = [:]
+    private(set) var products: [SKU: Product] = [:]
+    /// The currencies of `products`, kept beside them so that a sync need not scan the catalog.
+    private(set) var pricedCurrencies: Set<CurrencyCode> = []
     var orders: [OrderID: Order] = [:]
     var syncCartCommands = CommandLog<SyncCartOutcome>()
     var placeOrderCommands = CommandLog<PlaceOrderOutcome>()
     var charges: [CommandID: ChargeRecord] = [:]
+
+    /// Those of `skus` the catalog knows.
+    func products(_ skus: Set<SKU>) -> [SKU: Product] {
+        var found: [SKU: Product] = [:]
+        for sku in skus { found[sku] = products[sku] }
+        return found
+    }
+
+    /// Inserts or replaces every product; returns how many were new.
+    mutating func upsert(_ imported: [Product]) -> Int {
+        var inserted = 0
+        for product in imported where products.updateValue(product, forKey: product.sku) == nil {
+            inserted += 1
+        }
+        pricedCurrencies = Set(products.values.map(\.price.currency))
+        return inserted
+    }
+
+    /// Takes `quantity` of a product's stock, which the caller checked is there.
+    mutating func takeStock(_ quantity: Int, of sku: SKU) {
+        if let product = products[sku] {
+            products[sku] = product.withStock(product.stock - quantity)
+        }
+    }
 }

@@ -2,41 +2,26 @@ import CheckoutDomain
 import Foundation
 import SQLKit
 
-/// ``CartRepository`` over the `carts` table; the version column is the optimistic lock.
+/// ``CartRepository`` over the `carts` table.
 struct SQLCarts: CartRepository {
     let executor: SQLExecutor
-    let commands: SQLCommandLog
+
+    /// The columns ``cart(from:)`` reads, named apart from other tables' in a joined read.
+    static let columns = """
+        carts.id AS cart_id, carts.customer_id AS cart_customer_id, carts.version AS cart_version, carts.currency AS cart_currency,
+        carts.lines AS cart_lines, carts.checked_out AS cart_checked_out, carts.synced_at AS cart_synced_at
+        """
 
     func cart(_ id: CartID) async throws -> Cart? {
         try await executor.read("loading cart \(id)") { database in
-            try await database.raw("""
-                SELECT id, customer_id, version, currency, lines, checked_out, synced_at FROM carts WHERE id = \(bind: id.rawValue)
-                """).first().map { try Self.cart(from: StoredRow($0, of: "carts")) }
+            try await database.raw("SELECT \(unsafeRaw: Self.columns) FROM carts WHERE id = \(bind: id.rawValue)").first()
+                .map { try Self.cart(from: StoredRow($0, of: "carts")) }
         }
     }
 
-    /// Records the outcome first: its row lock makes a concurrent attempt of the same command wait,
-    /// and then find the outcome. The cart is written only if it is still at `expectedVersion` and not
-    /// checked out; a sync racing an order gets `versionConflict` rather than reviving the cart.
-    func save(
-        _ cart: Cart,
-        replacing expectedVersion: Int,
-        recording outcome: SyncCartOutcome,
-        for commandID: CommandID
-    ) async throws -> CartSaveResult {
-        try await executor.write("saving cart \(cart.id) at version \(cart.version)") { [commands] database in
-            if let recorded = try await commands.record(outcome, for: commandID, on: database) {
-                return .rollback(.commandAlreadyHandled(recorded))
-            }
-            guard try await Self.write(cart, replacing: expectedVersion, on: database) else {
-                let current = try await database.raw("SELECT version FROM carts WHERE id = \(bind: cart.id.rawValue)").first()
-                return .rollback(.versionConflict(currentVersion: try current.map { try StoredRow($0, of: "carts").value("version") } ?? 0))
-            }
-            return .commit(.saved)
-        }
-    }
-
-    private static func write(_ cart: Cart, replacing expectedVersion: Int, on database: any SQLDatabase) async throws -> Bool {
+    /// Stores `cart` if the stored one is at `expectedVersion` (0: there is none) and not checked out;
+    /// returns whether it did.
+    static func write(_ cart: Cart, replacing expectedVersion: Int, on database: any SQLDatabase) async throws -> Bool {
         let lines = try StoredJSON.text(cart.lines)
         let syncedAt = cart.syncedAt.timeIntervalSince1970
         if expectedVersion == 0 {
@@ -57,17 +42,18 @@ struct SQLCarts: CartRepository {
             """).first() != nil
     }
 
-    private static func cart(from row: StoredRow) throws -> Cart {
-        let currency = try row.currency("currency")
+    /// The cart in a row holding ``columns``.
+    static func cart(from row: StoredRow) throws -> Cart {
+        let currency = try row.currency("cart_currency")
         do {
             return try Cart(
-                id: row.identifier("id"),
-                customerID: row.identifier("customer_id"),
-                version: row.value("version"),
+                id: row.identifier("cart_id"),
+                customerID: row.identifier("cart_customer_id"),
+                version: row.value("cart_version"),
                 currency: currency,
-                lines: row.json("lines"),
-                isCheckedOut: row.value("checked_out"),
-                syncedAt: row.date("synced_at")
+                lines: row.json("cart_lines"),
+                isCheckedOut: row.value("cart_checked_out"),
+                syncedAt: row.date("cart_synced_at")
             )
         } catch let error as MoneyError {
             throw PersistenceError(code: .unreadableRow, context: "reading carts.lines", underlying: error)

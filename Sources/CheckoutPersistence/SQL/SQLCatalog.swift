@@ -5,12 +5,6 @@ import SQLKit
 struct SQLCatalog: ProductCatalog {
     let executor: SQLExecutor
 
-    func isPriced(in currency: CurrencyCode) async throws -> Bool {
-        try await executor.read("looking for products priced in \(currency)") { database in
-            try await database.raw("SELECT 1 AS priced FROM products WHERE currency = \(bind: currency.rawValue) LIMIT 1").first() != nil
-        }
-    }
-
     func products(_ skus: Set<SKU>) async throws -> [SKU: Product] {
         guard !skus.isEmpty else { return [:] }
         return try await executor.read("loading \(skus.count) products") { database in

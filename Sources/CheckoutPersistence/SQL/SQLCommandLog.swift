@@ -44,11 +44,20 @@ struct SQLCommandLog: Sendable {
     }
 
     /// Records `outcome` if the command has none, and returns nil; otherwise returns the recorded one.
-    func record<Outcome: Codable>(_ outcome: Outcome, for commandID: CommandID, on database: any SQLDatabase) async throws -> Outcome? {
+    ///
+    /// - Parameter digest: The body's digest, for a command recorded without a claim; nil keeps the claim's.
+    func record<Outcome: Codable & Sendable & Equatable>(
+        _ outcome: Outcome,
+        digest: CommandDigest? = nil,
+        for commandID: CommandID,
+        on database: any SQLDatabase
+    ) async throws -> RecordedOutcome<Outcome>? {
         let recorded = try await database.raw("""
-            INSERT INTO processed_commands (kind, command_id, outcome, recorded_at)
-            VALUES (\(bind: kind), \(bind: commandID.rawValue), \(bind: try StoredJSON.text(outcome)), \(bind: Date().timeIntervalSince1970))
-            ON CONFLICT (kind, command_id) DO UPDATE SET outcome = excluded.outcome, recorded_at = excluded.recorded_at, lease_until = NULL
+            INSERT INTO processed_commands (kind, command_id, outcome, recorded_at, digest)
+            VALUES (\(bind: kind), \(bind: commandID.rawValue), \(bind: try StoredJSON.text(outcome)), \(bind: Date().timeIntervalSince1970),
+                    \(bind: digest?.rawValue))
+            ON CONFLICT (kind, command_id) DO UPDATE SET outcome = excluded.outcome, recorded_at = excluded.recorded_at, lease_until = NULL,
+                digest = COALESCE(excluded.digest, processed_commands.digest)
             WHERE processed_commands.outcome IS NULL
             RETURNING command_id
             """).first() != nil
@@ -56,7 +65,7 @@ struct SQLCommandLog: Sendable {
         guard let entry = try await entry(commandID, on: database) else {
             throw PersistenceError(code: .unreadableRow, context: "command \(commandID) has no outcome after one was recorded")
         }
-        return try entry.json("outcome", as: Outcome.self)
+        return RecordedOutcome(try entry.json("outcome", as: Outcome.self), digest: try entry.value("digest", as: String?.self).map(CommandDigest.init))
     }
 
     /// Frees an unfinished claim of this worker's; one another worker took over is left to it. The row

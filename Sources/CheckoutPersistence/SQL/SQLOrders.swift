@@ -19,7 +19,7 @@ struct SQLOrders: OrderRepository {
     ) async throws -> OrderPlacementResult {
         try await executor.write("placing order \(order.id)") { [commands] database in
             if let recorded = try await commands.record(outcome, for: commandID, on: database) {
-                return .rollback(.commandAlreadyHandled(recorded))
+                return .rollback(.commandAlreadyHandled(recorded.outcome))
             }
             let checkedOut = try await database.raw("""
                 UPDATE carts SET checked_out = TRUE

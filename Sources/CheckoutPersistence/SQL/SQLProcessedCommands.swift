@@ -28,7 +28,7 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
 
     func record(_ outcome: Outcome, for commandID: CommandID) async throws -> Outcome {
         try await executor.autocommit("recording the outcome of command \(commandID)") { [log] database in
-            try await log.record(outcome, for: commandID, on: database) ?? outcome
+            try await log.record(outcome, for: commandID, on: database)?.outcome ?? outcome
         }
     }
 

@@ -115,12 +115,9 @@ private func useCases(store: CheckoutStore, payments: any PaymentProcessor, clai
         syncCart: { output, logger in
             InstrumentedSyncCart(
                 SyncCartUseCase(
-                    carts: store.carts,
-                    catalog: store.catalog,
-                    processedCommands: store.syncCartCommands,
+                    store: store.syncCarts,
                     output: InstrumentedSyncCartOutput(output, logger: logger, metrics: metrics),
-                    now: Date.init,
-                    claimLease: lease
+                    now: Date.init
                 ),
                 logger: logger,
                 metrics: metrics

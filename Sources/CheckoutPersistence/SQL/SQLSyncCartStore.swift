@@ -1,0 +1,71 @@
+import CheckoutDomain
+import Foundation
+import SQLKit
+
+/// ``SyncCartStore`` over `processed_commands`, `carts` and `products`: one statement reads, one
+/// transaction writes.
+struct SQLSyncCartStore: SyncCartStore {
+    let executor: SQLExecutor
+    let commands: SQLCommandLog
+
+    /// One row per requested product the catalog knows (at least one row), each carrying the command's
+    /// outcome, the cart and whether the currency is priced. SyncCart's bound on lines keeps `skus`
+    /// within one `IN` list.
+    func snapshot(for commandID: CommandID, cart cartID: CartID, currency: CurrencyCode, skus: Set<SKU>) async throws -> SyncCartSnapshot {
+        guard skus.count <= SQLLimits.bindsPerStatement else {
+            throw PersistenceError(code: .databaseFailure, context: "reading \(skus.count) products in one statement, over \(SQLLimits.bindsPerStatement)")
+        }
+        return try await executor.read("reading cart \(cartID) for command \(commandID)") { [commands] database in
+            let products: SQLQueryString = skus.isEmpty ? "1 = 0" : "products.sku IN (\(binds: skus.map(\.rawValue)))"
+            let rows = try await database.raw("""
+                SELECT processed_commands.outcome AS command_outcome, processed_commands.digest AS command_digest,
+                       \(unsafeRaw: SQLCarts.columns),
+                       EXISTS (SELECT 1 FROM products WHERE currency = \(bind: currency.rawValue)) AS priced,
+                       products.sku, products.name, products.unit_price, products.currency, products.stock, products.active
+                FROM (SELECT 1 AS request) AS request
+                LEFT JOIN processed_commands ON processed_commands.kind = \(bind: commands.kind)
+                    AND processed_commands.command_id = \(bind: commandID.rawValue) AND processed_commands.outcome IS NOT NULL
+                LEFT JOIN carts ON carts.id = \(bind: cartID.rawValue)
+                LEFT JOIN products ON \(products)
+                """).all().map { StoredRow($0, of: "processed_commands, carts and products") }
+            guard let first = rows.first else {
+                throw PersistenceError(code: .unreadableRow, context: "reading cart \(cartID): the statement returned no row")
+            }
+            var found: [SKU: Product] = [:]
+            for row in rows where try !row.isNull("sku") {
+                let product = try SQLCatalog.product(from: row)
+                found[product.sku] = product
+            }
+            return SyncCartSnapshot(
+                recorded: try first.isNull("command_outcome") ? nil : RecordedOutcome(
+                    try first.json("command_outcome"),
+                    digest: try first.value("command_digest", as: String?.self).map(CommandDigest.init)
+                ),
+                cart: try first.isNull("cart_id") ? nil : SQLCarts.cart(from: first),
+                isCurrencyPriced: try first.value("priced"),
+                products: found
+            )
+        }
+    }
+
+    /// Records the outcome first: its row lock makes a concurrent delivery of the same command wait,
+    /// and then find the outcome. A rejection is that one statement, outside a transaction.
+    func record(_ outcome: SyncCartOutcome, digest: CommandDigest?, for commandID: CommandID) async throws -> SyncCartRecordResult {
+        guard case .synced(let synced) = outcome else {
+            return try await executor.autocommit("recording the outcome of command \(commandID)") { [commands] database in
+                try await commands.record(outcome, digest: digest, for: commandID, on: database).map { .alreadyRecorded($0) } ?? .recorded
+            }
+        }
+        let cart = synced.cart
+        return try await executor.write("saving cart \(cart.id) at version \(cart.version)") { [commands] database in
+            if let recorded = try await commands.record(outcome, digest: digest, for: commandID, on: database) {
+                return .rollback(.alreadyRecorded(recorded))
+            }
+            guard try await SQLCarts.write(cart, replacing: cart.version - 1, on: database) else {
+                let current = try await database.raw("SELECT version FROM carts WHERE id = \(bind: cart.id.rawValue)").first()
+                return .rollback(.versionConflict(currentVersion: try current.map { try StoredRow($0, of: "carts").value("version") } ?? 0))
+            }
+            return .commit(.recorded)
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import CheckoutDomain
+import CheckoutPersistence
+import Foundation
+import Testing
+
+/// The rules of ``SyncCartStore`` and ``CartRepository`` that every engine keeps.
+@Suite struct SyncCartStoreContractTests {
+    @Test(arguments: TestDatabase.allCases)
+    func findsNoCartThatWasNeverSynced(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let read = try await snapshot(of: store)
+
+            #expect(read == SyncCartSnapshot(recorded: nil, cart: nil, isCurrencyPriced: false, products: [:]))
+            #expect(try await store.carts.cart(Fixtures.cartID()) == nil)
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
+    func storesANewCartAtVersionOneAndReadsItBackUnchanged(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let cart = Fixtures.cart(version: 1, lines: [Fixtures.line("SKU-A", quantity: 2), Fixtures.line("SKU-B", quantity: 1, price: 250)])
+
+            let result = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
+
+            #expect(result == .recorded)
+            #expect(try await store.carts.cart(cart.id) == cart)
+            #expect(try await snapshot(of: store).cart == cart)
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
+    func readsTheRequestedProductsTheCatalogKnowsAndWhetherTheCurrencyIsPriced(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let products = [Fixtures.product("SKU-A"), Fixtures.product("SKU-B", stock: 0, isActive: false), Fixtures.product("SKU-C")]
+            _ = try await store.importCatalog(products)
+
+            let read = try await snapshot(of: store, skus: ["SKU-A", "SKU-B", "SKU-UNKNOWN"])
+
+            #expect(read.products == [Fixtures.sku("SKU-A"): products[0], Fixtures.sku("SKU-B"): products[1]])
+            #expect(read.isCurrencyPriced)
+            #expect(try await snapshot(of: store, currency: Fixtures.usd).isCurrencyPriced == false)
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
+    func replacesACartThatIsAtTheVersionBefore(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let first = Fixtures.cart(version: 1)
+            let second = Fixtures.cart(version: 2, lines: [Fixtures.line("SKU-B", quantity: 3)])
+            _ = try await store.syncCarts.record(Fixtures.synced(first), digest: nil, for: Fixtures.command())
+
+            let result = try await store.syncCarts.record(Fixtures.synced(second), digest: nil, for: Fixtures.command())
+
+            #expect(result == .recorded)
+            #expect(try await store.carts.cart(second.id) == second)
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
+    func rejectsACartFromAnOldVersionWithTheCurrentVersionAndRecordsNothing(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let stored = Fixtures.cart(version: 1)
+            let stale = Fixtures.cart(version: 1, lines: [Fixtures.line("SKU-B")])
+            let command = Fixtures.command()
+            _ = try await store.syncCarts.record(Fixtures.synced(stored), digest: nil, for: Fixtures.command())
+
+            let result = try await store.syncCarts.record(Fixtures.synced(stale), digest: nil, for: command)
+
+            #expect(result == .versionConflict(currentVersion: 1))
+            #expect(try await store.carts.cart(stored.id) == stored)
+            #expect(try await snapshot(of: store, command: command).recorded == nil)
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
+    func neverReplacesACheckedOutCart(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let checkedOut = Fixtures.cart(version: 1, isCheckedOut: true)
+            let resync = Fixtures.cart(version: 2)
+            _ = try await store.syncCarts.record(Fixtures.synced(checkedOut), digest: nil, for: Fixtures.command())
+
+            let result = try await store.syncCarts.record(Fixtures.synced(resync), digest: nil, for: Fixtures.command())
+
+            #expect(result == .versionConflict(currentVersion: 1))
+            #expect(try await store.carts.cart(checkedOut.id) == checkedOut)
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
+    func recordsTheCommandsOutcomeAndDigestWithTheCart(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let cart = Fixtures.cart()
+            let command = Fixtures.command()
+            let digest = CommandDigest("digest-1")
+
+            _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: digest, for: command)
+
+            #expect(try await snapshot(of: store, command: command).recorded == RecordedOutcome(Fixtures.synced(cart), digest: digest))
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
+    func recordsARejectionWithoutACart(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let command = Fixtures.command()
+
+            let result = try await store.syncCarts.record(Fixtures.syncRejected(), digest: nil, for: command)
+
+            #expect(result == .recorded)
+            #expect(try await snapshot(of: store, command: command).recorded == RecordedOutcome(Fixtures.syncRejected(), digest: nil))
+            #expect(try await store.carts.cart(Fixtures.cartID()) == nil)
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
+    func aCommandWithAnOutcomeAlreadyStoresNothingAndReportsThatOutcomeWithItsDigest(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let cart = Fixtures.cart()
+            let command = Fixtures.command()
+            let first = CommandDigest("first")
+            _ = try await store.syncCarts.record(Fixtures.syncRejected("first"), digest: first, for: command)
+
+            let result = try await store.syncCarts.record(Fixtures.synced(cart), digest: CommandDigest("second"), for: command)
+
+            #expect(result == .alreadyRecorded(RecordedOutcome(Fixtures.syncRejected("first"), digest: first)))
+            #expect(try await store.carts.cart(cart.id) == nil)
+        }
+    }
+
+    private func snapshot(
+        of store: CheckoutStore,
+        command: CommandID = Fixtures.command(),
+        currency: CurrencyCode = Fixtures.eur,
+        skus: [String] = []
+    ) async throws -> SyncCartSnapshot {
+        try await store.syncCarts.snapshot(for: command, cart: Fixtures.cartID(), currency: currency, skus: Set(skus.map(Fixtures.sku)))
+    }
+}
