@@ -28,6 +28,7 @@ enum MetricHelp {
         "checkout_broker_confirm_timeouts_total": "Publishes failed because the broker did not confirm them in time.",
         "checkout_broker_consumers_cancelled_total": "Consumers the broker cancelled (their queue was deleted); each was declared again and resumed.",
         "checkout_broker_stale_settlements_total": "Acks dropped because their delivery's channel was gone (the broker redelivers those).",
+        "checkout_database_round_trips_total": "Statements sent to the database, each one round trip (on SQLite, a call on the connection's thread).",
         "checkout_build_info": "Always 1; the version label says which build of checkout-worker runs.",
     ]
 

@@ -13,6 +13,8 @@ public struct CheckoutStore: Sendable {
     public let orders: any OrderRepository
     public let placeOrderCommands: any ProcessedCommands<PlaceOrderOutcome>
     public let charges: any ChargeLog
+    /// What the store counts of its database traffic; the in-memory store counts nothing.
+    public let statistics: DatabaseStatistics
     private let backend: any StoreBackend
 
     /// How long a worker counts as alive after it last renewed its liveness; then other workers take
@@ -30,13 +32,14 @@ public struct CheckoutStore: Sendable {
     /// - Throws: ``DatabaseURLError`` for a URL it cannot read; `RetryableError` when the database cannot be reached.
     public static func open(_ url: String, poolSize: Int, logger: Logger) async throws -> CheckoutStore {
         let engine: any SQLEngine
+        let statistics = DatabaseStatistics()
         switch try DatabaseURL(url) {
         case .memory:
             return inMemory()
         case .sqlite(let path):
-            engine = SQLiteEngine(path: path, readers: poolSize, logger: logger)
+            engine = SQLiteEngine(path: path, readers: poolSize, logger: logger, statistics: statistics)
         case .postgres(let location):
-            engine = try PostgresEngine.start(location, poolSize: poolSize, logger: logger)
+            engine = try PostgresEngine.start(location, poolSize: poolSize, logger: logger, statistics: statistics)
         }
         let executor = SQLExecutor(engine: engine)
         let worker = SQLWorkerLiveness(worker: UUID().uuidString.lowercased())
@@ -58,6 +61,7 @@ public struct CheckoutStore: Sendable {
             orders: SQLOrders(executor: executor, commands: placeOrderLog),
             placeOrderCommands: SQLProcessedCommands(executor: executor, log: placeOrderLog),
             charges: SQLChargeLog(executor: executor, log: placeOrderLog),
+            statistics: statistics,
             backend: backend
         )
     }
@@ -72,6 +76,7 @@ public struct CheckoutStore: Sendable {
             orders: InMemoryOrders(database: database),
             placeOrderCommands: InMemoryProcessedCommands(database: database, log: \.placeOrderCommands),
             charges: InMemoryChargeLog(database: database),
+            statistics: DatabaseStatistics(),
             backend: database
         )
     }

@@ -12,7 +12,7 @@ import Testing
                 Issue.record("the test URL is not a PostgreSQL URL")
                 return
             }
-            let engine = try PostgresEngine.start(location, poolSize: 1, logger: TestLogger.logger, callLimit: .seconds(3))
+            let engine = try PostgresEngine.start(location, poolSize: 1, logger: TestLogger.logger, statistics: DatabaseStatistics(), callLimit: .seconds(3))
             let executor = SQLExecutor(engine: engine)
             do {
                 let error = await #expect(throws: RetryableError.self) {

@@ -92,7 +92,7 @@ import Testing
     @Test func aWriteSentToAReaderFails() async throws {
         try await TestDatabase.sqlite.withFreshURL { url in
             let path = String(url.dropFirst("sqlite://".count))
-            let engine = SQLiteEngine(path: path, readers: 1, logger: TestLogger.logger)
+            let engine = SQLiteEngine(path: path, readers: 1, logger: TestLogger.logger, statistics: DatabaseStatistics())
             try await engine.transaction { database in .commit(try await database.raw("CREATE TABLE numbers (n BIGINT PRIMARY KEY)").run()) }
 
             await #expect(throws: SQLiteError.self) {
@@ -108,7 +108,7 @@ import Testing
     private static func withWriter(_ body: (SQLiteWriter, String) async throws -> Void) async throws {
         try await TestDatabase.sqlite.withFreshURL { url in
             let path = String(url.dropFirst("sqlite://".count))
-            let writer = SQLiteWriter(file: SQLiteFile(path: path, logger: TestLogger.logger))
+            let writer = SQLiteWriter(file: SQLiteFile(path: path, logger: TestLogger.logger), statistics: DatabaseStatistics())
             do {
                 try await writer.write { database in
                     try await database.raw("CREATE TABLE numbers (n BIGINT PRIMARY KEY)").run()

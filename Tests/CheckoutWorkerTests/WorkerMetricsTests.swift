@@ -38,6 +38,33 @@ import Testing
         }
     }
 
+    @Test func countsTheRoundTripsToTheDatabase() async throws {
+        let database = try await TestDatabase.make(.sqlite)
+        do {
+            try await sendsOneSync(storingIn: database)
+        } catch {
+            await database.drop()
+            throw error
+        }
+        await database.drop()
+    }
+
+    private func sendsOneSync(storingIn database: TestDatabase) async throws {
+        try await withWorld(["CHECKOUT_DATABASE_URL": database.url]) { world, worker in
+            try await world.send(.syncCart, Bodies.syncCart(cart: "cart-counted"), messageID: "counted-1")
+            try await world.events.wait(for: 1) { $0.properties.correlationID == "counted-1" }
+
+            var roundTrips: Double?
+            let deadline = ContinuousClock.now + .seconds(10)
+            repeat {
+                try await Task.sleep(for: .milliseconds(200))
+                roundTrips = value(of: "checkout_database_round_trips_total", [], in: worker.metrics.registry.emitToString().split(separator: "\n"))
+            } while roundTrips == nil && ContinuousClock.now < deadline
+
+            #expect((roundTrips ?? 0) > 0)
+        }
+    }
+
     /// The value of the sample of `name` whose labels include every one of `labels`.
     private func value(of name: String, _ labels: [String], in lines: [Substring]) -> Double? {
         lines.first { line in

@@ -11,12 +11,19 @@ struct PostgresEngine: SQLEngine {
     private let runTask: Task<Void, Never>
     private let location: PostgresLocation
     private let logger: Logger
+    private let statistics: DatabaseStatistics
     private let callLimit: Duration
 
     /// Starts the client's pool of up to `poolSize` connections; ``close()`` stops it.
     ///
     /// - Parameter callLimit: How long a call may go unanswered; see ``callDeadline``.
-    static func start(_ location: PostgresLocation, poolSize: Int, logger: Logger, callLimit: Duration = .seconds(10)) throws -> PostgresEngine {
+    static func start(
+        _ location: PostgresLocation,
+        poolSize: Int,
+        logger: Logger,
+        statistics: DatabaseStatistics,
+        callLimit: Duration = .seconds(10)
+    ) throws -> PostgresEngine {
         var configuration = PostgresClient.Configuration(
             host: location.host,
             port: location.port,
@@ -35,7 +42,9 @@ struct PostgresEngine: SQLEngine {
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.additionalStartupParameters = startupParameters(location)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        return PostgresEngine(client: client, runTask: Task { await client.run() }, location: location, logger: logger, callLimit: callLimit)
+        return PostgresEngine(
+            client: client, runTask: Task { await client.run() }, location: location, logger: logger, statistics: statistics, callLimit: callLimit
+        )
     }
 
     /// A call whose connection was cut can wait forever in the pool; a command gives up after this.
@@ -48,11 +57,11 @@ struct PostgresEngine: SQLEngine {
     }
 
     func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await leasing { try await body($0.sql(logger: logger)) }
+        try await leasing { try await body($0.sql(logger: logger).counted(in: statistics)) }
     }
 
     func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>) async throws -> Result {
-        try await leasing { try await $0.sql(logger: logger).inTransaction(beginning: "BEGIN", body) }
+        try await leasing { try await $0.sql(logger: logger).counted(in: statistics).inTransaction(beginning: "BEGIN", body) }
     }
 
     /// Runs `body` on a pooled connection, and closes that connection if the call is cancelled (the

@@ -7,19 +7,21 @@ import SQLKit
 struct SQLiteEngine: SQLEngine {
     private let readers: SQLiteConnectionPool
     private let writer: SQLiteWriter
+    private let statistics: DatabaseStatistics
 
     /// - Parameter readers: Read-only connections at most, besides the one writer.
-    init(path: String, readers: Int, logger: Logger) {
+    init(path: String, readers: Int, logger: Logger, statistics: DatabaseStatistics) {
         let file = SQLiteFile(path: path, logger: logger)
         self.readers = SQLiteConnectionPool(file: file, size: readers)
-        writer = SQLiteWriter(file: file)
+        writer = SQLiteWriter(file: file, statistics: statistics)
+        self.statistics = statistics
     }
 
     /// SQLite ends every call itself: a busy database answers "busy" after its timeout.
     var callDeadline: DatabaseDeadline? { nil }
 
     func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await readers.withConnection { try await body($0.sql()) }
+        try await readers.withConnection { [statistics] in try await body($0.sql().counted(in: statistics)) }
     }
 
     /// On the writer, in its next batch: the statements commit together with the batch.

@@ -13,6 +13,7 @@ import SQLKit
 /// a lone write still costs one commit and waits for nothing else.
 actor SQLiteWriter {
     private let file: SQLiteFile
+    private let statistics: DatabaseStatistics
     private let batchLimit: Int
     private let threadPool = NIOThreadPool(numberOfThreads: 1)
     private var connection: SQLiteConnection?
@@ -20,8 +21,9 @@ actor SQLiteWriter {
     private var writing: Task<Void, Never>?
     private var isClosed = false
 
-    init(file: SQLiteFile, batchLimit: Int = 64) {
+    init(file: SQLiteFile, statistics: DatabaseStatistics, batchLimit: Int = 64) {
         self.file = file
+        self.statistics = statistics
         self.batchLimit = max(1, batchLimit)
         threadPool.start()
     }
@@ -79,7 +81,7 @@ actor SQLiteWriter {
     private func write(_ batch: [QueuedWrite]) async {
         let database: any SQLDatabase
         do {
-            database = try await openConnection().sql()
+            database = try await openConnection().sql().counted(in: statistics)
         } catch {
             batch.forEach { $0.fail(error) }
             return

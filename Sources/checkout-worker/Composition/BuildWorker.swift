@@ -99,7 +99,7 @@ func buildWorker(
     services += resources.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }
     services.append(.init(service: LivenessService(store: store, logger: logger)))
     if let exporter = tracing.exporter { services.append(.init(service: exporter)) }
-    services.append(.init(service: BrokerMetricsService(connection: connection, factory: metrics.factory)))
+    services.append(.init(service: SampledMetricsService(connection: connection, database: store.statistics, factory: metrics.factory)))
     services.append(.init(service: commands, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup))
     var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod

@@ -75,8 +75,8 @@ struct TestDatabase: Sendable {
     /// Runs `body` on one connection of the database at `url`, through the store's own engines.
     static func withEngine<Result: Sendable>(_ url: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         let engine: any SQLEngine = switch try DatabaseURL(url) {
-        case .sqlite(let path): SQLiteEngine(path: path, readers: 1, logger: TestWorld.logger)
-        case .postgres(let location): try PostgresEngine.start(location, poolSize: 1, logger: TestWorld.logger)
+        case .sqlite(let path): SQLiteEngine(path: path, readers: 1, logger: TestWorld.logger, statistics: DatabaseStatistics())
+        case .postgres(let location): try PostgresEngine.start(location, poolSize: 1, logger: TestWorld.logger, statistics: DatabaseStatistics())
         case .memory: throw DatabaseURLError(code: .unsupportedScheme, reason: "is memory://, which no other process can read")
         }
         do {
