@@ -81,7 +81,7 @@ import Testing
             ])
 
             for result in results {
-                #expect(throws: SQLiteError.self) { try result.get() }
+                #expect(throws: SQLiteFailure.self) { try result.get() }
             }
             #expect(try await Self.committedNumbers(path).isEmpty)
             _ = try await writer.write { database in .commit(try await Self.insert(5, on: database)) }
@@ -95,7 +95,7 @@ import Testing
             let engine = SQLiteEngine(path: path, readers: 1, logger: TestLogger.logger, statistics: DatabaseStatistics())
             try await engine.transaction { database in .commit(try await database.raw("CREATE TABLE numbers (n BIGINT PRIMARY KEY)").run()) }
 
-            await #expect(throws: SQLiteError.self) {
+            await #expect(throws: SQLiteFailure.self) {
                 try await engine.read { try await Self.insert(1, on: $0) }
             }
 

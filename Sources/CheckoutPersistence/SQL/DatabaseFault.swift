@@ -2,7 +2,6 @@ import CheckoutDomain
 import NIOCore
 import NIOPosix
 import PostgresNIO
-import SQLiteNIO
 import _ConnectionPoolModule
 
 /// Sorts what a database client threw into what may pass (retried) and what will not.
@@ -37,13 +36,8 @@ enum DatabaseFault {
             default:
                 return false
             }
-        case let error as SQLiteError:
-            switch error.reason {
-            case .busy, .busyInRecovery, .busyInSnapshot, .busyTimeout, .locked, .lockedBySharedCache, .lockedVirtualTable:
-                return true
-            default:
-                return false
-            }
+        case let error as SQLiteFailure:
+            return error.isTransient
         case let error as ConnectionPoolError:
             return error == .connectionCreationCircuitBreakerTripped
         case is IOError, is ChannelError, is NIOConnectionError:

@@ -1,5 +1,4 @@
 import Logging
-import SQLiteKit
 import SQLKit
 
 /// SQLite through one writer connection that commits queued writes in batches (``SQLiteWriter``) and a
@@ -21,7 +20,7 @@ struct SQLiteEngine: SQLEngine {
     var callDeadline: DatabaseDeadline? { nil }
 
     func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await readers.withConnection { [statistics] in try await body($0.sql().counted(in: statistics)) }
+        try await readers.withConnection { [statistics] session in try await session.run { try await body($0.counted(in: statistics)) } }
     }
 
     /// On the writer, in its next batch: the statements commit together with the batch.

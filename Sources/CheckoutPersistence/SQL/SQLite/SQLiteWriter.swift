@@ -1,7 +1,4 @@
 import CheckoutDomain
-import NIOPosix
-import SQLiteKit
-import SQLiteNIO
 import SQLKit
 
 /// The one connection that writes to a SQLite file, committing the writes of many callers at once.
@@ -15,8 +12,7 @@ actor SQLiteWriter {
     private let file: SQLiteFile
     private let statistics: DatabaseStatistics
     private let batchLimit: Int
-    private let threadPool = NIOThreadPool(numberOfThreads: 1)
-    private var connection: SQLiteConnection?
+    private var connection: SQLiteSession?
     private var queue: [QueuedWrite] = []
     private var writing: Task<Void, Never>?
     private var isClosed = false
@@ -25,7 +21,6 @@ actor SQLiteWriter {
         self.file = file
         self.statistics = statistics
         self.batchLimit = max(1, batchLimit)
-        threadPool.start()
     }
 
     /// Runs `body` in the next batch; returns (or throws) once that batch is committed.
@@ -63,9 +58,8 @@ actor SQLiteWriter {
             write.fail(Self.closed(file))
         }
         await writing?.value
-        try? await connection?.close()
+        await connection?.close()
         connection = nil
-        try? await threadPool.shutdownGracefully()
     }
 
     private func writeQueued() async {
@@ -79,34 +73,34 @@ actor SQLiteWriter {
 
     /// A connection whose transaction failed is closed, not reused: it may still be inside it.
     private func write(_ batch: [QueuedWrite]) async {
-        let database: any SQLDatabase
+        let session: SQLiteSession
         do {
-            database = try await openConnection().sql().counted(in: statistics)
+            session = try await openConnection()
         } catch {
             batch.forEach { $0.fail(error) }
             return
         }
-        let (finished, failure) = await Self.commit(batch, on: database)
+        let (finished, failure) = await session.commit(batch, counting: statistics)
         if let failure {
             batch.forEach { $0.fail(failure) }
-            try? await connection?.close()
+            await connection?.close()
             connection = nil
         } else {
             finished.forEach { $0.answer() }
         }
     }
 
-    private func openConnection() async throws -> SQLiteConnection {
+    private func openConnection() async throws -> SQLiteSession {
         if let connection { return connection }
-        let opened = try await file.open(readOnly: false, on: threadPool)
+        let opened = try await file.open(readOnly: false)
         connection = opened
         return opened
     }
 
     /// Runs every write of `batch` in a savepoint of one transaction and commits it: returns what each
-    /// write ended with, or the error that ended the transaction. Runs off the actor, so that callers
-    /// can queue the next batch meanwhile.
-    private nonisolated static func commit(_ batch: [QueuedWrite], on database: any SQLDatabase) async -> (finished: [FinishedWrite], failure: (any Error)?) {
+    /// write ended with, or the error that ended the transaction. Runs on the connection's thread, off
+    /// the actor, so that callers can queue the next batch meanwhile.
+    fileprivate nonisolated static func commit(_ batch: [QueuedWrite], on database: any SQLDatabase) async -> (finished: [FinishedWrite], failure: (any Error)?) {
         var finished: [FinishedWrite] = []
         do {
             try await database.raw("BEGIN IMMEDIATE").run()
@@ -133,7 +127,7 @@ actor SQLiteWriter {
     }
 
     /// One caller's body and its continuation, with the result type erased so that one batch holds many.
-    private struct QueuedWrite: Sendable {
+    fileprivate struct QueuedWrite: Sendable {
         let run: @Sendable (any SQLDatabase) async -> FinishedWrite
         let fail: @Sendable (any Error) -> Void
 
@@ -158,12 +152,23 @@ actor SQLiteWriter {
     }
 
     /// How a body ended, and how to answer its caller once the batch is committed.
-    private struct FinishedWrite: Sendable {
+    fileprivate struct FinishedWrite: Sendable {
         /// The body ended with `.commit`: release its savepoint; otherwise roll back to it first.
         let keepsChanges: Bool
         /// What the body threw, if it did.
         let error: (any Error)?
         /// Resumes the caller with the body's result or error.
         let answer: @Sendable () -> Void
+    }
+}
+
+private extension SQLiteSession {
+    /// ``SQLiteWriter/commit(_:on:)`` on this connection's thread.
+    func commit(_ batch: [SQLiteWriter.QueuedWrite], counting statistics: DatabaseStatistics) async -> (finished: [SQLiteWriter.FinishedWrite], failure: (any Error)?) {
+        do {
+            return try await run { await SQLiteWriter.commit(batch, on: $0.counted(in: statistics)) }
+        } catch {
+            return ([], error)
+        }
     }
 }

@@ -1,36 +1,31 @@
 import CheckoutDomain
-import NIOPosix
-import SQLiteNIO
 
 /// Up to `size` read-only connections to one SQLite file, each lent to one caller at a time.
 ///
 /// Every write goes through the one ``SQLiteWriter``; in WAL mode these readers see the last commit and
-/// never wait for it. SQLite calls block their thread, so the pool has its own thread per connection.
+/// never wait for it. SQLite calls block their thread, so each connection has a thread of its own.
 actor SQLiteConnectionPool {
     private let file: SQLiteFile
     private let size: Int
-    private let threadPool: NIOThreadPool
-    private var idle: [SQLiteConnection] = []
+    private var idle: [SQLiteSession] = []
     private var opened = 0
-    private var waiters: [CheckedContinuation<SQLiteConnection, any Error>] = []
+    private var waiters: [CheckedContinuation<SQLiteSession, any Error>] = []
     private var isClosed = false
 
     init(file: SQLiteFile, size: Int) {
         self.file = file
         self.size = max(1, size)
-        threadPool = NIOThreadPool(numberOfThreads: max(1, size))
-        threadPool.start()
     }
 
     /// Lends a connection to `body`; one that saw an error is closed, not reused, in case it is left mid-statement.
-    func withConnection<Result: Sendable>(_ body: @Sendable (SQLiteConnection) async throws -> Result) async throws -> Result {
+    func withConnection<Result: Sendable>(_ body: @Sendable (SQLiteSession) async throws -> Result) async throws -> Result {
         let connection = try await acquire()
         do {
             let result = try await body(connection)
             release(connection)
             return result
         } catch {
-            try? await connection.close()
+            await connection.close()
             opened -= 1
             wakeWaiterWithNewConnection()
             throw error
@@ -44,13 +39,12 @@ actor SQLiteConnectionPool {
         }
         waiters = []
         for connection in idle {
-            try? await connection.close()
+            await connection.close()
         }
         idle = []
-        try? await threadPool.shutdownGracefully()
     }
 
-    private func acquire() async throws -> SQLiteConnection {
+    private func acquire() async throws -> SQLiteSession {
         guard !isClosed else { throw RetryableError(code: .databaseUnavailable, context: "using SQLite database \(file.path): the store is closed") }
         if let connection = idle.popLast() {
             return connection
@@ -67,9 +61,9 @@ actor SQLiteConnectionPool {
         }
     }
 
-    private func release(_ connection: SQLiteConnection) {
+    private func release(_ connection: SQLiteSession) {
         if isClosed {
-            Task { try? await connection.close() }
+            Task { await connection.close() }
         } else if waiters.isEmpty {
             idle.append(connection)
         } else {
@@ -92,7 +86,7 @@ actor SQLiteConnectionPool {
         }
     }
 
-    private func open() async throws -> SQLiteConnection {
-        try await file.open(readOnly: true, on: threadPool)
+    private func open() async throws -> SQLiteSession {
+        try await file.open(readOnly: true)
     }
 }
