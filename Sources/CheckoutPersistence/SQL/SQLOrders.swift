@@ -8,9 +8,11 @@ struct SQLOrders: OrderRepository {
     let executor: SQLExecutor
     let commands: SQLCommandLog
 
-    /// Locks in a fixed order, outcome row, cart row, then product rows by SKU, so that two orders
-    /// sharing products never deadlock. Every write is guarded (`version`, `checked_out`, `stock >= qty`),
-    /// so a concurrent order that got there first turns this one into an answer, not an oversale.
+    /// Locks in a fixed order, outcome row, cart row, then product rows, so that two orders sharing
+    /// products do not deadlock (and PostgreSQL's deadlock error is retried if one ever did). Every
+    /// write is guarded (`version`, `checked_out`, `stock >= qty`), so a concurrent order that got
+    /// there first turns this one into an answer, not an oversale. Stock and lines are one statement
+    /// each, whatever the number of lines: every statement is a round trip.
     func place(
         _ order: Order,
         fromCartVersion cartVersion: Int,
@@ -27,15 +29,7 @@ struct SQLOrders: OrderRepository {
                 RETURNING id
                 """).first()
             guard checkedOut != nil else { return .rollback(.cartChanged) }
-            var short: Set<SKU> = []
-            for line in order.lines.sorted(by: { $0.sku < $1.sku }) {
-                let taken = try await database.raw("""
-                    UPDATE products SET stock = stock - \(bind: line.quantity)
-                    WHERE sku = \(bind: line.sku.rawValue) AND stock >= \(bind: line.quantity)
-                    RETURNING sku
-                    """).first()
-                if taken == nil { short.insert(line.sku) }
-            }
+            let short = try await Self.takeStock(of: order.lines, on: database)
             guard short.isEmpty else {
                 return .rollback(.outOfStock(order.lines.map(\.sku).filter(short.contains)))
             }
@@ -58,12 +52,33 @@ struct SQLOrders: OrderRepository {
         guard inserted != nil else {
             throw PersistenceError(code: .duplicateOrder, context: "placing order \(order.id)")
         }
+        var lines: SQLQueryString = "INSERT INTO order_lines (order_id, line_number, sku, quantity, unit_price, line_total) VALUES "
         for (number, line) in order.lines.enumerated() {
-            try await database.raw("""
-                INSERT INTO order_lines (order_id, line_number, sku, quantity, unit_price, line_total)
-                VALUES (\(bind: order.id.rawValue), \(bind: number), \(bind: line.sku.rawValue), \(bind: line.quantity),
-                        \(bind: line.unitPrice.minorUnits), \(bind: line.lineTotal.minorUnits))
-                """).run()
+            lines.appendLiteral(number == 0 ? "" : ", ")
+            lines.appendInterpolation("""
+                (\(bind: order.id.rawValue), \(bind: number), \(bind: line.sku.rawValue), \(bind: line.quantity), \
+                \(bind: line.unitPrice.minorUnits), \(bind: line.lineTotal.minorUnits))
+                """ as SQLQueryString)
         }
+        try await database.raw(lines).run()
+    }
+
+    /// Takes each line's quantity from its product's stock in one statement, where enough is left;
+    /// returns the SKUs that were short (the caller rolls back then).
+    private static func takeStock(of lines: [CartLine], on database: any SQLDatabase) async throws -> Set<SKU> {
+        let wanted = Dictionary(lines.map { ($0.sku, $0.quantity) }, uniquingKeysWith: +).sorted { $0.key < $1.key }
+        guard !wanted.isEmpty else { return [] }
+        var quantity: SQLQueryString = "CASE sku"
+        for (sku, count) in wanted {
+            quantity.appendInterpolation(" WHEN \(bind: sku.rawValue) THEN \(bind: count)" as SQLQueryString)
+        }
+        quantity.appendLiteral(" END")
+        let taken = try await database.raw("""
+            UPDATE products SET stock = stock - \(quantity)
+            WHERE sku IN (\(binds: wanted.map(\.key.rawValue))) AND stock >= \(quantity)
+            RETURNING sku
+            """).all()
+        let takenSKUs = try Set(taken.map { try StoredRow($0, of: "products").value("sku", as: String.self) })
+        return Set(wanted.map(\.key).filter { !takenSKUs.contains($0.rawValue) })
     }
 }
