@@ -31,13 +31,13 @@ import Testing
         let (sut, lines) = makeSUT(metadataProvider: Logger.MetadataProvider { ["trace.id": "4bf92f3577b34da6a3ce929d0e0e4736"] })
         var logger = sut
         logger[metadataKey: "command.id"] = "cmd-1"
-        logger[metadataKey: "correlation.id"] = "corr-1"
+        logger[metadataKey: "messaging.message.conversation_id"] = "corr-1"
 
         logger.info("cart synced", metadata: ["cart.id": "cart-42"])
 
         let line = try #require(try lines.objects().first)
         #expect(line["command.id"] as? String == "cmd-1")
-        #expect(line["correlation.id"] as? String == "corr-1")
+        #expect(line["messaging.message.conversation_id"] as? String == "corr-1")
         #expect(line["cart.id"] as? String == "cart-42")
         #expect(line["trace.id"] as? String == "4bf92f3577b34da6a3ce929d0e0e4736")
     }

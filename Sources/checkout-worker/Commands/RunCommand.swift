@@ -24,7 +24,7 @@ struct RunCommand: AsyncParsableCommand {
             if tracing.exporter != nil { logger.info("exporting traces over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)") }
             worker = try await buildWorker(configuration: configuration, logger: logger, metrics: MetricsBootstrap.bootstrap(), tracing: tracing)
         } catch {
-            logger.critical("could not start", metadata: ["error.message": "\(error)"])
+            logger.critical("could not start", error: error)
             throw ExitCode.failure
         }
         try await worker.run()
