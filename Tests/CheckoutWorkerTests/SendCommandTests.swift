@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `checkout-worker send` as a person runs it: the body from a file or standard input, and
-/// `--timeout` written as every other duration.
+/// `checkout-worker send` as a person runs it: the body from a file or standard input,
+/// `--timeout` written as every other duration, and only the broker settings read.
 @Suite struct SendCommandTests {
     @Test func sendsABodyReadFromAFileAndPrintsItsResult() async throws {
         try await withVirtualHostWorld { world, _ in
@@ -17,6 +17,20 @@ import Testing
             #expect(await run.status == 0, "\(run.standardError)")
             #expect(run.standardOutput.contains("cart.synced"), "\(run.standardOutput)")
             #expect(run.standardOutput.contains("cart-file"))
+        }
+    }
+
+    @Test func sendsWhateverTheSettingsOnlyTheWorkerUsesSay() async throws {
+        try await withVirtualHostWorld { world, _ in
+            let run = try await ExecutableRun.run(ExecutableRun.checkoutWorker, [
+                "send", "sync-cart", "--json", Bodies.syncCart(cart: "cart-env"), "--wait", "--timeout", "20s",
+            ], environment: [
+                "CHECKOUT_AMQP_URL": world.brokerURL, "CHECKOUT_PAYMENT_PROCESSOR": "stripe", "CHECKOUT_STRIPE_TIMEOUT": "soon",
+                "CHECKOUT_DATABASE_URL": "mysql://db", "CHECKOUT_PREFETCH": "lots", "CHECKOUT_LOG_FORMAT": "xml",
+            ])
+
+            #expect(await run.status == 0, "\(run.standardError)")
+            #expect(run.standardOutput.contains("cart.synced"), "\(run.standardOutput)")
         }
     }
 

@@ -11,10 +11,13 @@ struct RunCommand: AsyncParsableCommand {
         discussion: "On SIGTERM or SIGINT it stops taking commands, finishes those in flight within the grace period, and exits 0."
     )
 
-    @OptionGroup var settings: SettingsOptions
+    @OptionGroup(title: "Broker") var broker: BrokerSettings
+    @OptionGroup(title: "Database") var database: DatabaseSettings
+    @OptionGroup(title: "Payments") var payments: PaymentSettings
+    @OptionGroup(title: "Worker") var worker: WorkerSettings
 
     func run() async throws {
-        let configuration = try settings.workerConfiguration()
+        let configuration = try readSettings(broker, database, payments, worker, as: WorkerConfiguration.init(reading:))
         LoggingBootstrap.bootstrap(format: configuration.logFormat, level: configuration.logLevel, metadataProvider: TracingBackend.logMetadata)
         let logger = Logger(label: "checkout-worker")
         logger.info("starting", metadata: configuration.loggable)

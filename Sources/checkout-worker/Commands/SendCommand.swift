@@ -44,15 +44,15 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "How long to wait for the result with --wait, a duration such as 30s or 2m.", transform: SendCommand.duration)
     var timeout: Duration = .seconds(30)
 
-    @OptionGroup var settings: SettingsOptions
+    @OptionGroup(title: "Broker") var broker: BrokerSettings
 
     func run() async throws {
-        let configuration = try settings.workerConfiguration()
+        let amqp = try readSettings(broker, as: BrokerSettings.read)
         var logger = Logger(label: "checkout-worker")
         logger.logLevel = .warning
-        let connection = try await AMQPConnection.connect(configuration.amqp, logger: logger)
+        let connection = try await AMQPConnection.connect(amqp, logger: logger)
         do {
-            try await send(over: connection, configuration)
+            try await send(over: connection)
             await connection.close()
         } catch {
             await connection.close()
@@ -60,7 +60,7 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
-    private func send(over connection: AMQPConnection, _ configuration: WorkerConfiguration) async throws {
+    private func send(over connection: AMQPConnection) async throws {
         let messageID = messageID ?? UUID().uuidString.lowercased()
         var properties = AMQPProperties(contentType: "application/json", deliveryMode: .persistent, messageID: messageID, timestamp: AMQPTimestamp(Date()))
 
@@ -72,7 +72,8 @@ struct SendCommand: AsyncParsableCommand {
             properties.replyTo = queue
         }
         try await connection.publish(AMQPMessage(
-            exchange: configuration.messaging.commandsExchange,
+            // Only the contract's name of the commands exchange is read from it.
+            exchange: MessagingConfiguration(concurrency: 1).commandsExchange,
             routingKey: kind.command.routingKey,
             properties: properties,
             body: try body(),

@@ -51,7 +51,7 @@ func buildWorker(
             ])
         } catch {
             for resource in resources { await resource.close() }
-            throw CommandFailure("\(Settings.catalogFile.environmentName): nothing imported: \(error)")
+            throw CommandFailure("\(WorkerSettings.catalogFile.environmentName): nothing imported: \(error)")
         }
     }
 
