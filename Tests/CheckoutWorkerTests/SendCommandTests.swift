@@ -34,13 +34,20 @@ import Testing
         }
     }
 
-    @Test func refusesAFileThatIsNotThereAndATimeoutThatIsNoDuration() async throws {
+    @Test func refusesAFileThatIsNotThere() async throws {
         let missing = try await ExecutableRun.run(ExecutableRun.checkoutWorker, ["send", "sync-cart", "--json", "@/nonexistent/body.json"],
                                                   environment: ["CHECKOUT_AMQP_URL": "amqp://guest:guest@127.0.0.1:1/%2F"])
-        let badTimeout = try await ExecutableRun.run(ExecutableRun.checkoutWorker, ["send", "sync-cart", "--json", "{}", "--timeout", "soon"])
 
         #expect(await missing.status != 0)
-        #expect(await badTimeout.status != 0)
-        #expect(badTimeout.standardError.contains("'soon' is not a duration"), "\(badTimeout.standardError)")
+        #expect(missing.standardError.contains("/nonexistent/body.json"), "\(missing.standardError)")
+    }
+
+    /// As every duration setting: a whole number with its unit, more than zero.
+    @Test(arguments: ["soon", "20", "0s", "1.5s"])
+    func refusesATimeoutThatIsNotADurationAsSettingsWriteThem(timeout: String) async throws {
+        let run = try await ExecutableRun.run(ExecutableRun.checkoutWorker, ["send", "sync-cart", "--json", "{}", "--timeout", timeout])
+
+        #expect(await run.status != 0)
+        #expect(run.standardError.contains("'\(timeout)' is not a duration"), "\(run.standardError)")
     }
 }
