@@ -31,7 +31,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
-        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // Exact: DatabaseFault imports its underscored _ConnectionPoolModule, which has no stable API
+        // (docs/architecture.md, "One underscored import, pinned").
+        .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // OTLP over HTTP only: the worker is gRPC-free, so the gRPC exporter's trait stays off.

@@ -21,11 +21,11 @@ struct CommandInstrumentation: Sendable {
             record(result: "retryable", since: start)
             Counter(label: "checkout_command_retries_total", dimensions: [("command", command), ("code", "\(error.code)")], factory: metrics)
                 .increment()
-            logger.warning("\(command) will be retried", metadata: ["error.code": "\(error.code)", "error.message": "\(error)"])
+            logger.warning("\(command) will be retried", error: error, metadata: ["error.code": "\(error.code)"])
             throw error
         } catch {
             record(result: "failed", since: start)
-            logger.error("\(command) failed", metadata: ["error.type": "\(type(of: error))", "error.message": "\(error)"])
+            logger.error("\(command) failed", error: error)
             throw error
         }
     }
@@ -37,11 +37,11 @@ struct CommandInstrumentation: Sendable {
         logger[metadataKey: "cart.id"] = "\(cartID)"
         Counter(label: "checkout_commands_abandoned_total", dimensions: [("command", command), ("code", "\(cause.code)")], factory: metrics)
             .increment()
-        logger.error("\(command) abandoned after its last retry", metadata: ["error.code": "\(cause.code)", "error.message": "\(cause)"])
+        logger.error("\(command) abandoned after its last retry", error: cause, metadata: ["error.code": "\(cause.code)"])
         do {
             try await abandon()
         } catch {
-            logger.error("\(command) could not be abandoned", metadata: ["error.type": "\(type(of: error))", "error.message": "\(error)"])
+            logger.error("\(command) could not be abandoned", error: error)
             throw error
         }
     }

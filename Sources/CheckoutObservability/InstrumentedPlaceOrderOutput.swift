@@ -24,7 +24,8 @@ public struct InstrumentedPlaceOrderOutput: PlaceOrderUseCaseOutput {
         logger.info("order placed", metadata: [
             "order.id": "\(order.id)",
             "cart.id": "\(order.cartID)",
-            "order.total": "\(order.total)",
+            "order.total_minor_units": .stringConvertible(order.total.minorUnits),
+            "order.currency": "\(order.total.currency)",
             "payment.id": "\(order.payment.id)",
         ])
     }

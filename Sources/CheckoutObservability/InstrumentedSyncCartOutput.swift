@@ -27,10 +27,11 @@ public struct InstrumentedSyncCartOutput: SyncCartUseCaseOutput {
         }
         logger.info("cart synced", metadata: [
             "cart.id": "\(synced.cart.id)",
-            "cart.version": "\(synced.cart.version)",
-            "cart.lines": "\(synced.cart.lines.count)",
-            "cart.subtotal": "\(synced.cart.subtotal)",
-            "cart.adjustments": "\(synced.adjustments.map(\.reason.rawValue))",
+            "cart.version": .stringConvertible(synced.cart.version),
+            "cart.lines": .stringConvertible(synced.cart.lines.count),
+            "cart.subtotal_minor_units": .stringConvertible(synced.cart.subtotal.minorUnits),
+            "cart.currency": "\(synced.cart.subtotal.currency)",
+            "cart.adjustments": .array(synced.adjustments.map { "\($0.reason.rawValue)" }),
         ])
     }
 
@@ -44,7 +45,7 @@ public struct InstrumentedSyncCartOutput: SyncCartUseCaseOutput {
             "rejection.message": "\(rejection.message)",
         ]
         if let currentVersion = rejection.currentVersion {
-            metadata["cart.version"] = "\(currentVersion)"
+            metadata["cart.version"] = .stringConvertible(currentVersion)
         }
         logger.notice("cart sync rejected", metadata: metadata)
     }

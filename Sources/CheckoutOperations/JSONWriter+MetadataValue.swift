@@ -2,8 +2,9 @@ import JSONWriting
 import Logging
 
 extension JSONWriter {
-    /// A key and a log metadata value: strings stay strings, dictionaries become objects with sorted
-    /// keys, and arrays become arrays.
+    /// A key and a log metadata value: strings stay strings, integers and booleans logged as
+    /// `.stringConvertible` become JSON numbers and booleans, so collectors can compare and sum them,
+    /// dictionaries become objects with sorted keys, and arrays become arrays.
     mutating func field(_ key: String, _ value: Logger.MetadataValue) {
         self.key(key)
         write(value)
@@ -13,6 +14,10 @@ extension JSONWriter {
         switch value {
         case .string(let string):
             self.string(string)
+        case .stringConvertible(let value as Bool):
+            bool(value)
+        case .stringConvertible(let value as any BinaryInteger):
+            integer(value)
         case .stringConvertible(let convertible):
             self.string(convertible.description)
         case .dictionary(let dictionary):

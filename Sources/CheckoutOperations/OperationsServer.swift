@@ -62,7 +62,7 @@ public struct OperationsServer: Service {
             onServerRunning: { [listening, logger] channel in
                 guard let port = channel.localAddress?.port else { return }
                 // The port actually bound, as a field of its own: with port 0 nothing else tells it.
-                logger.info("serving /health/live, /health/ready and /metrics", metadata: ["http.port": "\(port)"])
+                logger.info("serving /health/live, /health/ready and /metrics", metadata: ["http.port": .stringConvertible(port)])
                 listening.listen(on: port)
             },
             logger: logger

@@ -39,21 +39,23 @@ struct ReadinessReport: Sendable {
             let outcome = FirstOutcome(continuation)
             outcome.race(Task {
                 let state: ReadinessState
-                var metadata: Logger.Metadata = ["check": "\(check.name)"]
+                var failure: (any Error)?
                 do {
                     state = try await check.probe() ? .up : .down
                 } catch {
                     state = .down
-                    metadata["error.message"] = "\(error)"
+                    failure = error
                 }
                 if outcome.resolve(state), state != .up {
-                    logger.warning("readiness check is down", metadata: metadata)
+                    logger.warning("readiness check is down", error: failure, metadata: ["readiness.check": "\(check.name)"])
                 }
             })
             outcome.race(Task {
                 guard (try? await Task.sleep(for: timeout)) != nil else { return }
                 if outcome.resolve(.timedOut) {
-                    logger.warning("readiness check timed out", metadata: ["check": "\(check.name)", "timeout": "\(timeout)"])
+                    logger.warning("readiness check timed out", metadata: [
+                        "readiness.check": "\(check.name)", "readiness.timeout_ms": .stringConvertible(Int(timeout / .milliseconds(1))),
+                    ])
                 }
             })
         }

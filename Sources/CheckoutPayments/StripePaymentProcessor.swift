@@ -88,10 +88,10 @@ public struct StripePaymentProcessor: PaymentProcessor {
                 throw PaymentProcessorError(code: .unexpectedResponse, context: "\(context): Stripe charged \(payment.amount) in \(intent.id)")
             }
             approvals.record(payment, for: idempotencyKey)
-            logger.info("Stripe approved a charge", metadata: ["command-id": "\(idempotencyKey)", "payment-id": "\(intent.id)"])
+            logger.info("Stripe approved a charge", metadata: ["command.id": "\(idempotencyKey)", "payment.id": "\(intent.id)"])
             return .approved(payment)
         case "requires_action":
-            logger.info("Stripe asked for card authentication", metadata: ["command-id": "\(idempotencyKey)", "payment-id": "\(intent.id)"])
+            logger.info("Stripe asked for card authentication", metadata: ["command.id": "\(idempotencyKey)", "payment.id": "\(intent.id)"])
             return .declined(DeclineCode("authentication_required"))
         default:
             throw PaymentProcessorError(code: .unexpectedResponse, context: "\(context): PaymentIntent \(intent.id) is \(intent.status)")
@@ -108,7 +108,7 @@ public struct StripePaymentProcessor: PaymentProcessor {
             guard error.code == "charge_already_refunded" else { throw failure(error, context: context) }
             return
         }
-        logger.info("Stripe refunded a payment", metadata: ["payment-id": "\(payment.id)"])
+        logger.info("Stripe refunded a payment", metadata: ["payment.id": "\(payment.id)"])
     }
 
     /// Refunds the PaymentIntent this processor saw approved for the command; failing that, finds it
@@ -136,7 +136,7 @@ public struct StripePaymentProcessor: PaymentProcessor {
         }
         let result = try response.decode(StripeSearchResult.self, context: context)
         guard let intent = result.data.first(where: { $0.status == "succeeded" }) else {
-            logger.debug("Stripe has no charge to refund", metadata: ["command-id": "\(idempotencyKey)"])
+            logger.debug("Stripe has no charge to refund", metadata: ["command.id": "\(idempotencyKey)"])
             return nil
         }
         let payment = try payment(of: intent, context: context)
@@ -182,13 +182,14 @@ public struct StripePaymentProcessor: PaymentProcessor {
             let answer = try await httpClient.execute(request, timeout: TimeAmount(configuration.requestTimeout))
             let body = try await answer.body.collect(upTo: 1 << 20)
             logger.debug("Stripe answered", metadata: [
-                "method": "\(method)", "path": "\(path.prefix { $0 != "?" })", "status": "\(answer.status.code)",
-                "replayed": "\(answer.headers.first(name: "Idempotent-Replayed") ?? "false")",
-                "duration": "\(ContinuousClock.now - started)",
+                "http.request.method": "\(method)", "url.path": "\(path.prefix { $0 != "?" })",
+                "http.response.status_code": .stringConvertible(answer.status.code),
+                "stripe.idempotent_replayed": .stringConvertible(answer.headers.first(name: "Idempotent-Replayed") == "true"),
+                "stripe.duration_ms": .stringConvertible(Int((ContinuousClock.now - started) / .milliseconds(1))),
             ])
             return StripeResponse(status: Int(answer.status.code), body: Data(body.readableBytesView))
         } catch {
-            logger.debug("Stripe did not answer", metadata: ["method": "\(method)", "path": "\(path.prefix { $0 != "?" })", "error": "\(error)"])
+            logger.debug("Stripe did not answer", error: error, metadata: ["http.request.method": "\(method)", "url.path": "\(path.prefix { $0 != "?" })"])
             throw RetryableError(code: .paymentProcessorUnavailable, context: "\(context): Stripe did not answer", underlying: error)
         }
     }
@@ -198,12 +199,12 @@ public struct StripePaymentProcessor: PaymentProcessor {
     private func refusal(_ error: StripeAPIError, for commandID: CommandID, context: String) throws -> StripeRefusal {
         if error.code != "processing_error", error.status == 402 || error.type == "card_error" {
             let code = DeclineCode(error.declineCode ?? error.code ?? "card_declined")
-            logger.info("Stripe declined a charge", metadata: ["command-id": "\(commandID)", "decline-code": "\(code)"])
+            logger.info("Stripe declined a charge", metadata: ["command.id": "\(commandID)", "payment.decline_code": "\(code)"])
             return StripeRefusal(result: .declined(code))
         }
         switch error.status {
         case 400, 404...408, 410...428, 430..<500:
-            logger.notice("Stripe refused a charge for good", metadata: ["command-id": "\(commandID)", "error": "\(error)"])
+            logger.notice("Stripe refused a charge for good", error: error, metadata: ["command.id": "\(commandID)"])
             return StripeRefusal(result: .failed(PaymentFailure(message: error.customerMessage)))
         default:
             throw failure(error, context: context)

@@ -21,8 +21,8 @@ extension AMQPConnectionDriver {
                 return
             } catch {
                 lastError = error
-                logger.warning("could not connect to the broker", metadata: [
-                    "endpoint": "\(endpoint)", "error": "\(error)",
+                logger.warning("could not connect to the broker", error: error, metadata: [
+                    "server.address": "\(endpoint.host)", "server.port": .stringConvertible(endpoint.port),
                 ])
                 discardConnection(stateMachine.openFailed())
             }
@@ -34,7 +34,7 @@ extension AMQPConnectionDriver {
             finish()
         case .retry(let attempt, let delay):
             logger.info("retrying the broker connection", metadata: [
-                "attempt": "\(attempt)", "delay_ms": "\(Int(delay.seconds * 1000))",
+                "amqp.reconnect.rounds": .stringConvertible(attempt), "amqp.reconnect.delay_ms": .stringConvertible(Int(delay.seconds * 1000)),
             ])
         }
     }
@@ -44,13 +44,13 @@ extension AMQPConnectionDriver {
         connected.store(true, ordering: .relaxed)
         switch stateMachine.setUp() {
         case .resumeStart(let waiter):
-            logger.info("connected to the broker", metadata: ["endpoint": "\(endpoint)"])
+            logger.info("connected to the broker", metadata: ["server.address": "\(endpoint.host)", "server.port": .stringConvertible(endpoint.port)])
             waiter.resume()
         case .reconnected(let attempts):
             statistics.recordReconnect()
             onReconnect()
             logger.notice("reconnected to the broker; topology re-declared and consumers resumed", metadata: [
-                "endpoint": "\(endpoint)", "attempts": "\(attempts)",
+                "server.address": "\(endpoint.host)", "server.port": .stringConvertible(endpoint.port), "amqp.reconnect.rounds": .stringConvertible(attempts),
             ])
         }
     }
@@ -86,14 +86,14 @@ extension AMQPConnectionDriver {
             do {
                 try subscribe(consumerID: id)
             } catch where error.code == .channelClosed {
-                logger.error("could not resume a consumer", metadata: ["queue": "\(consumers[id]?.queue ?? "")", "error": "\(error)"])
+                logger.error("could not resume a consumer", error: error, metadata: ["messaging.destination.name": "\(consumers[id]?.queue ?? "")"])
             }
         }
     }
 
     /// Drops the connection after a failure: fails what was in flight, keeps consumers for recovery.
     func tearDown(because error: AMQPError) {
-        logger.warning("lost the broker connection; will recover", metadata: ["error": "\(error)"])
+        logger.warning("lost the broker connection; will recover", error: error)
         discardConnection(stateMachine.connectionLost(backoff: configuration.reconnectBackoff))
         let lost = AMQPError(code: .connectionLost, message: "the broker connection was lost before the broker confirmed: \(error.message)")
         for waiter in confirms.removeAll() { waiter.resume(throwing: lost) }
@@ -153,7 +153,7 @@ extension AMQPConnectionDriver {
                 try openPublishChannel()
                 flushPublishesWhileBlocked()
             } catch where error.code == .channelClosed {
-                logger.error("could not reopen the publishing channel", metadata: ["error": "\(error)"])
+                logger.error("could not reopen the publishing channel", error: error)
             }
         }
         let now = ContinuousClock.now
@@ -162,7 +162,7 @@ extension AMQPConnectionDriver {
             do {
                 try subscribe(consumerID: consumer.id)
             } catch where error.code == .channelClosed {
-                logger.error("could not resume a consumer", metadata: ["queue": "\(consumer.queue)", "error": "\(error)"])
+                logger.error("could not resume a consumer", error: error, metadata: ["messaging.destination.name": "\(consumer.queue)"])
             }
         }
     }
@@ -174,7 +174,9 @@ extension AMQPConnectionDriver {
         let error = AMQPError(code: .channelClosed, message: "the broker closed channel \(channel): \(text)", replyCode: code)
         if rpcWait?.channel == channel { rpcWait?.error = error }
         statistics.recordChannelClosedByBroker()
-        logger.warning("the broker closed a channel", metadata: ["channel": "\(channel)", "reply_code": "\(code)", "reply_text": "\(text)"])
+        logger.warning("the broker closed a channel", metadata: [
+            "amqp.channel": .stringConvertible(channel), "amqp.reply_code": .stringConvertible(code), "amqp.reply_text": "\(text)",
+        ])
         if channel == Self.publishChannel {
             channelsToRepair.insert(channel)
             for waiter in confirms.removeAll() { waiter.resume(throwing: error) }

@@ -119,7 +119,7 @@ extension AMQPConnectionDriver {
         }
         guard var consumer = consumers[consumerID], consumer.generation == generation, consumer.isSubscribed else {
             statistics.recordStaleSettlement()
-            logger.debug("ignored the settlement of a delivery from a closed channel", metadata: ["delivery_tag": "\(deliveryTag)"])
+            logger.debug("ignored the settlement of a delivery from a closed channel", metadata: ["messaging.rabbitmq.message.delivery_tag": .stringConvertible(deliveryTag)])
             return
         }
         try settle(deliveryTag, settlement, in: &consumer.acks, on: consumer.channel)
@@ -133,7 +133,7 @@ extension AMQPConnectionDriver {
         switch settlement {
         case .ack:
             if !acks.ack(deliveryTag) {
-                logger.warning("ignored a second settlement of a delivery", metadata: ["delivery_tag": "\(deliveryTag)"])
+                logger.warning("ignored a second settlement of a delivery", metadata: ["messaging.rabbitmq.message.delivery_tag": .stringConvertible(deliveryTag)])
             }
         case .nack(let requeue):
             guard acks.remove(deliveryTag) else { return }
@@ -279,7 +279,7 @@ extension AMQPConnectionDriver {
         case .cancel:
             if let id = consumers.values.first(where: { $0.channel == channel })?.id {
                 logger.warning("the broker cancelled a consumer (queue deleted or moved); declaring it again and resubscribing", metadata: [
-                    "queue": "\(consumers[id]!.queue)",
+                    "messaging.destination.name": "\(consumers[id]!.queue)",
                 ])
                 consumers[id]?.mustRedeclare = true
                 statistics.recordConsumerCancelledByBroker()
@@ -292,10 +292,10 @@ extension AMQPConnectionDriver {
             throw AMQPError(code: .connectionLost, message: "the broker closed the connection: \(replyText)", replyCode: replyCode)
         case .blocked(let reason):
             stateMachine.blocked(true)
-            logger.warning("the broker blocked publishing; publishes wait", metadata: ["reason": "\(reason)"])
+            logger.warning("the broker blocked publishing; publishes wait", metadata: ["amqp.blocked.reason": "\(reason)"])
         case .unblocked:
             stateMachine.blocked(false)
-            logger.notice("the broker unblocked publishing", metadata: ["waiting_publishes": "\(publishesWhileBlocked.count)"])
+            logger.notice("the broker unblocked publishing", metadata: ["amqp.publishes.blocked": .stringConvertible(publishesWhileBlocked.count)])
             flushPublishesWhileBlocked()
         case .ack, .nack, .reply:
             break

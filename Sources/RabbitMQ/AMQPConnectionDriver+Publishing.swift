@@ -64,7 +64,8 @@ extension AMQPConnectionDriver {
         publishesWhileBlocked.removeAll { $0.deadline <= now }
         let timeout = configuration.confirmTimeout
         logger.warning("publishes went unconfirmed past the confirm timeout; failing them", metadata: [
-            "publishes.unconfirmed": "\(expired.count)", "publishes.blocked": "\(blocked.count)", "timeout": "\(timeout)",
+            "amqp.publishes.unconfirmed": .stringConvertible(expired.count), "amqp.publishes.blocked": .stringConvertible(blocked.count),
+            "amqp.confirm.timeout_ms": .stringConvertible(Int(timeout.seconds * 1000)),
         ])
         statistics.recordConfirmTimeouts(expired.count + blocked.count)
         let error = AMQPError(code: .timeout, message: "the broker did not confirm the publish within \(timeout); it may or may not have the message")

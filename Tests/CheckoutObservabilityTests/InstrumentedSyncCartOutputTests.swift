@@ -17,7 +17,11 @@ import Testing
         let record = try #require(logs.records.first)
         #expect(record.level == .info)
         #expect(record["cart.id"] == "cart-42")
-        #expect(record["cart.version"] == "1")
+        #expect(record.metadata["cart.version"] == .stringConvertible(1))
+        #expect(record.metadata["cart.lines"] == .stringConvertible(synced.cart.lines.count))
+        #expect(record.metadata["cart.subtotal_minor_units"] == .stringConvertible(synced.cart.subtotal.minorUnits))
+        #expect(record["cart.currency"] == "EUR")
+        #expect(record.metadata["cart.adjustments"] == .array(synced.adjustments.map { .string($0.reason.rawValue) }))
     }
 
     @Test func passesARejectionOnThenLogsAndCountsItByReason() async throws {

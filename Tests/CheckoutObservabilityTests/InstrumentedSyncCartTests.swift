@@ -26,6 +26,8 @@ import Testing
         #expect(warning["command.id"] == "cmd-1")
         #expect(warning["cart.id"] == "cart-42")
         #expect(warning["error.code"] == "database-unavailable")
+        #expect(warning["error.type"] == "CheckoutDomain.RetryableError")
+        #expect(warning["error.message"]?.contains("loading cart cart-42") == true)
     }
 
     @Test func logsAnyOtherErrorAsAnErrorAndRethrowsIt() async throws {

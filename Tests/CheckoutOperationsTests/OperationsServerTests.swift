@@ -103,7 +103,7 @@ struct OperationsServerTests {
         try await withRunningServer(sut) { port in
             let served = try lines.objects().filter { $0["http.port"] != nil }
             #expect(served.count == 1)
-            #expect(served.first?["http.port"] as? String == "\(port)")
+            #expect(served.first?["http.port"] as? Int == port)
         }
     }
 

@@ -3,6 +3,7 @@ import ArgumentParser
 import CheckoutMessaging
 import CheckoutOperations
 import CheckoutPayments
+import Configuration
 import Logging
 import RabbitMQ
 import Testing
@@ -74,9 +75,24 @@ import Testing
         #expect(!"\(configuration.loggable)".contains("sk_test_secret"))
     }
 
+    @Test func theStartUpLineNamesEachSettingByItsLogKeyWithNumbersAsNumbers() throws {
+        let loggable = try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_SHUTDOWN_GRACE_PERIOD": "1500ms"])).loggable
+
+        #expect(loggable.keys.allSatisfy { $0.wholeMatch(of: /[a-z]+(\.[a-z_]+)+/) != nil }, "\(loggable.keys.sorted())")
+        #expect(loggable["checkout.amqp.ca_file"] == "none")
+        #expect(loggable["checkout.shutdown.grace_period"] == "1500ms")
+        #expect(loggable["checkout.claim.lease"] == "2m")
+        guard case .stringConvertible(let prefetch) = loggable["checkout.prefetch"] else {
+            Issue.record("checkout.prefetch is logged as \(String(describing: loggable["checkout.prefetch"])), not a number")
+            return
+        }
+        #expect(prefetch as? UInt16 == 50)
+    }
+
     @Test func aFlagWinsOverItsEnvironmentVariable() throws {
-        let options = try SettingsOptions.parse(["--prefetch", "300", "--queue-type", "quorum"])
-        let configuration = try WorkerConfiguration(reading: options.reader(environment: ["CHECKOUT_PREFETCH": "10", "CHECKOUT_CONCURRENCY": "3"]))
+        let run = try RunCommand.parse(["--prefetch", "300", "--queue-type", "quorum"])
+        let reader = ConfigReader(flags: [run.broker, run.database, run.payments, run.worker], environment: ["CHECKOUT_PREFETCH": "10", "CHECKOUT_CONCURRENCY": "3"])
+        let configuration = try WorkerConfiguration(reading: reader)
 
         #expect(configuration.messaging.prefetch == 300)
         #expect(configuration.messaging.queueType == .quorum)

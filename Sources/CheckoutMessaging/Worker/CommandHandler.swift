@@ -61,7 +61,7 @@ struct CommandHandler: Sendable {
             }
             return
         }
-        logger[metadataKey: "correlation.id"] = "\(envelope.correlationID)"
+        logger[metadataKey: "messaging.message.conversation_id"] = "\(envelope.correlationID)"
         logger[metadataKey: "cart.id"] = "\(command.cartID)"
 
         var context = InstrumentationContext.topLevel
@@ -101,11 +101,11 @@ struct CommandHandler: Sendable {
                              detail: "a permanent failure, not retried: \(failure)", start: start, logger: logger)
             } else if envelope.retryCount < configuration.retryDelays.delays.count {
                 let delay = configuration.retryDelays.delays[envelope.retryCount].name
-                logger.warning("retrying in \(delay)", metadata: ["error.code": "\(failure.code)", "error.message": "\(failure)", "retry": "\(envelope.retryCount + 1)"])
+                logger.warning("retrying in \(delay)", error: failure, metadata: ["error.code": "\(failure.code)", "command.retry": .stringConvertible(envelope.retryCount + 1)])
                 await finish(delivery, kind: envelope.kind, start: start, logger: logger) {
                     let dropped = try await router.retry(delivery, envelope)
                     if dropped > 0 {
-                        logger.warning("the retry copy left out the client's headers: with the retry headers they did not fit in a frame", metadata: ["headers.dropped": "\(dropped)"])
+                        logger.warning("the retry copy left out the client's headers: with the retry headers they did not fit in a frame", metadata: ["amqp.headers.dropped": .stringConvertible(dropped)])
                     }
                     return .retried
                 }
@@ -154,7 +154,7 @@ struct CommandHandler: Sendable {
             delivery.ack()
             metrics.completed(kind, result, since: start)
         } catch {
-            logger.error("could not route the message; it will be delivered again", metadata: ["error.message": "\(error)"])
+            logger.error("could not route the message; it will be delivered again", error: error)
             try? await Task.sleep(for: pauseBeforeRequeue)
             delivery.nack(requeue: true)
         }

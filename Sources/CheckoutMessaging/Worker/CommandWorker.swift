@@ -63,15 +63,15 @@ public final class CommandWorker: Service {
             consumers.append((kind, try await connection.consume(queue: configuration.queue(for: kind), prefetch: configuration.prefetch,
                                                                   maximumBodyBytes: configuration.maximumBodyBytes)))
         }
-        logger.info("consuming", metadata: [
-            "queues": "\(consumers.map(\.1.queue).joined(separator: ","))",
-            "prefetch": "\(configuration.prefetch)",
-            "concurrency": "\(configuration.concurrency)",
-        ])
+        for (_, consumer) in consumers {
+            logger.info("consuming", metadata: [
+                "messaging.destination.name": "\(consumer.queue)", "checkout.prefetch": .stringConvertible(configuration.prefetch),
+            ])
+        }
 
         let (deliveries, delivered) = AsyncStream.makeStream(of: (CommandKind, AMQPDelivery).self)
         // Reading runs apart from handling so that shutdown can stop the one and let the other finish.
-        let reading = Task(executorPreference: connection.executor) {
+        let reading = Task(executorPreference: connection.executor) { [consumers] in
             await withTaskGroup(of: Void.self) { readers in
                 for (kind, consumer) in consumers {
                     readers.addTask {

@@ -36,7 +36,7 @@ struct Migrator {
             return .commit(applied.map { "\($0.version) \($0.name)" })
         }
         for migration in applied {
-            logger.info("applied database migration", metadata: ["migration": "\(migration)"])
+            logger.info("applied database migration", metadata: ["db.migration": "\(migration)"])
         }
     }
 }

@@ -15,14 +15,14 @@ struct CatalogImportCommand: AsyncParsableCommand {
     @Argument(help: "The JSON file to import.")
     var file: String
 
-    @OptionGroup var settings: SettingsOptions
+    @OptionGroup(title: "Database") var database: DatabaseSettings
 
     func run() async throws {
-        let configuration = try settings.workerConfiguration()
+        let databaseURL = try readSettings(database, as: DatabaseSettings.read)
         let products = try CatalogFileReader.products(at: file)
         var logger = Logger(label: "checkout-worker")
         logger.logLevel = .warning
-        let store = try await CheckoutStore.open(configuration.databaseURL, poolSize: 1, logger: logger)
+        let store = try await CheckoutStore.open(databaseURL, poolSize: 1, logger: logger)
         let report: CatalogImportReport
         do {
             report = try await store.importCatalog(products)

@@ -22,21 +22,22 @@ struct DeadLettersCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Connects with the worker's settings, runs `body` on the dead-letter queue and disconnects; a
-    /// broker error becomes one line naming the queue.
-    static func withQueue<Result>(_ settings: SettingsOptions, _ body: (DeadLetterQueue) async throws -> Result) async throws -> Result {
-        var configuration = try settings.workerConfiguration()
-        configuration.amqp.connectionName = "checkout-worker dead-letters (\(configuration.amqp.connectionName))"
+    /// Connects with the broker settings, runs `body` on the contract's dead-letter queue and disconnects;
+    /// a broker error becomes one line naming the queue.
+    static func withQueue<Result>(_ broker: BrokerSettings, _ body: (DeadLetterQueue) async throws -> Result) async throws -> Result {
+        var amqp = try readSettings(broker, as: BrokerSettings.read)
+        amqp.connectionName = "checkout-worker dead-letters (\(amqp.connectionName))"
         var logger = Logger(label: "checkout-worker")
         // What goes wrong is said once, as the command's error.
         logger.logLevel = .error
         let connection: AMQPConnection
         do {
-            connection = try await AMQPConnection.connect(configuration.amqp, logger: logger)
+            connection = try await AMQPConnection.connect(amqp, logger: logger)
         } catch {
             throw CommandFailure("cannot connect to the broker: \(error)")
         }
-        let queue = DeadLetterQueue(connection: connection, configuration: configuration.messaging)
+        // Only the contract's names are read from it: the dead-letter queue and the commands exchange.
+        let queue = DeadLetterQueue(connection: connection, configuration: MessagingConfiguration(concurrency: 1))
         do {
             let result = try await body(queue)
             await connection.close()

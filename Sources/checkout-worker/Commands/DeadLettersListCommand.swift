@@ -21,7 +21,7 @@ struct DeadLettersListCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line, for scripts.")
     var json = false
 
-    @OptionGroup var settings: SettingsOptions
+    @OptionGroup(title: "Broker") var broker: BrokerSettings
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
@@ -29,7 +29,7 @@ struct DeadLettersListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let now = Date()
-        try await DeadLettersCommand.withQueue(settings) { queue in
+        try await DeadLettersCommand.withQueue(broker) { queue in
             var shown = 0
             let held = try await queue.list(limit: limit) { letter in
                 if json {

@@ -14,7 +14,7 @@ struct DeadLettersPurgeCommand: AsyncParsableCommand {
     @Flag(help: "Confirm the removal; nothing is removed without it.")
     var yes = false
 
-    @OptionGroup var settings: SettingsOptions
+    @OptionGroup(title: "Broker") var broker: BrokerSettings
 
     func validate() throws {
         guard yes else { throw ValidationError("purge removes dead letters for good: add --yes (see them first with `dead-letters list`)") }
@@ -22,7 +22,7 @@ struct DeadLettersPurgeCommand: AsyncParsableCommand {
 
     func run() async throws {
         var matched: [DeadLetter] = []
-        try await DeadLettersCommand.withQueue(settings) { queue in
+        try await DeadLettersCommand.withQueue(broker) { queue in
             let count = try await queue.purge(selection.selection) { letter in
                 matched.append(letter)
                 StandardOutput.line("purge \(DeadLettersReplayCommand.describe(letter))")

@@ -20,7 +20,7 @@ struct DeadLettersReplayCommand: AsyncParsableCommand {
     @Flag(help: "Say what would be done; publish and remove nothing.")
     var dryRun = false
 
-    @OptionGroup var settings: SettingsOptions
+    @OptionGroup(title: "Broker") var broker: BrokerSettings
 
     func run() async throws {
         let would = dryRun ? "would " : ""
@@ -28,7 +28,7 @@ struct DeadLettersReplayCommand: AsyncParsableCommand {
         var replayed = 0
         var duplicates = 0
         var kept = 0
-        try await DeadLettersCommand.withQueue(settings) { queue in
+        try await DeadLettersCommand.withQueue(broker) { queue in
             try await queue.replay(selection.selection, dryRun: dryRun) { outcome in
                 switch outcome {
                 case .replayed(let letter):

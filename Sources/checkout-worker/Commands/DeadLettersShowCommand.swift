@@ -12,11 +12,11 @@ struct DeadLettersShowCommand: AsyncParsableCommand {
     @Argument(help: "A position (as `list` shows it) or a message_id; id:NUMBER for a message_id that is a number.")
     var id: String
 
-    @OptionGroup var settings: SettingsOptions
+    @OptionGroup(title: "Broker") var broker: BrokerSettings
 
     func run() async throws {
         let id = DeadLetterID(id)
-        try await DeadLettersCommand.withQueue(settings) { queue in
+        try await DeadLettersCommand.withQueue(broker) { queue in
             let letters = try await queue.find([id])
             guard !letters.isEmpty else { throw CommandFailure("\(queue.name) has no dead letter at \(id)") }
             StandardOutput.line(letters.map { DeadLetterDetails.text($0, queue: queue.name) }.joined(separator: "\n\n"))

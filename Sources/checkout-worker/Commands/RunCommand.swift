@@ -11,10 +11,13 @@ struct RunCommand: AsyncParsableCommand {
         discussion: "On SIGTERM or SIGINT it stops taking commands, finishes those in flight within the grace period, and exits 0."
     )
 
-    @OptionGroup var settings: SettingsOptions
+    @OptionGroup(title: "Broker") var broker: BrokerSettings
+    @OptionGroup(title: "Database") var database: DatabaseSettings
+    @OptionGroup(title: "Payments") var payments: PaymentSettings
+    @OptionGroup(title: "Worker") var worker: WorkerSettings
 
     func run() async throws {
-        let configuration = try settings.workerConfiguration()
+        let configuration = try readSettings(broker, database, payments, worker, as: WorkerConfiguration.init(reading:))
         LoggingBootstrap.bootstrap(format: configuration.logFormat, level: configuration.logLevel, metadataProvider: TracingBackend.logMetadata)
         let logger = Logger(label: "checkout-worker")
         logger.info("starting", metadata: configuration.loggable)
@@ -24,7 +27,7 @@ struct RunCommand: AsyncParsableCommand {
             if tracing.exporter != nil { logger.info("exporting traces over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)") }
             worker = try await buildWorker(configuration: configuration, logger: logger, metrics: MetricsBootstrap.bootstrap(), tracing: tracing)
         } catch {
-            logger.critical("could not start", metadata: ["error.message": "\(error)"])
+            logger.critical("could not start", error: error)
             throw ExitCode.failure
         }
         try await worker.run()

@@ -41,18 +41,19 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "Wait for the result event (through a reply_to queue) and print it.")
     var wait = false
 
-    @Option(help: "How long to wait for the result with --wait, a duration such as 30s or 2m.", transform: SendCommand.duration)
+    @Option(help: "How long to wait for the result with --wait, a duration such as 30s or 2m (default 30s).", transform: SendCommand.duration)
     var timeout: Duration = .seconds(30)
 
-    @OptionGroup var settings: SettingsOptions
+    @OptionGroup(title: "Broker") var broker: BrokerSettings
 
     func run() async throws {
-        let configuration = try settings.workerConfiguration()
+        let amqp = try readSettings(broker, as: BrokerSettings.read)
+        let body = try body()
         var logger = Logger(label: "checkout-worker")
         logger.logLevel = .warning
-        let connection = try await AMQPConnection.connect(configuration.amqp, logger: logger)
+        let connection = try await AMQPConnection.connect(amqp, logger: logger)
         do {
-            try await send(over: connection, configuration)
+            try await send(body, over: connection)
             await connection.close()
         } catch {
             await connection.close()
@@ -60,7 +61,7 @@ struct SendCommand: AsyncParsableCommand {
         }
     }
 
-    private func send(over connection: AMQPConnection, _ configuration: WorkerConfiguration) async throws {
+    private func send(_ body: [UInt8], over connection: AMQPConnection) async throws {
         let messageID = messageID ?? UUID().uuidString.lowercased()
         var properties = AMQPProperties(contentType: "application/json", deliveryMode: .persistent, messageID: messageID, timestamp: AMQPTimestamp(Date()))
 
@@ -72,10 +73,11 @@ struct SendCommand: AsyncParsableCommand {
             properties.replyTo = queue
         }
         try await connection.publish(AMQPMessage(
-            exchange: configuration.messaging.commandsExchange,
+            // Only the contract's name of the commands exchange is read from it.
+            exchange: MessagingConfiguration(concurrency: 1).commandsExchange,
             routingKey: kind.command.routingKey,
             properties: properties,
-            body: try body(),
+            body: body,
             mandatory: true
         ))
         print("sent \(kind.command.routingKey) with message_id \(messageID)")
@@ -98,7 +100,7 @@ struct SendCommand: AsyncParsableCommand {
             return first
         }
         guard let event else {
-            throw CommandFailure("no result within \(timeout); is a worker running? (the command stays queued)")
+            throw CommandFailure("no result within \(timeout.settingText); is a worker running? (the command stays queued)")
         }
         print("\(event.properties.type ?? "event") (message_id \(event.properties.messageID ?? "-")):")
         print(Self.pretty(event.body))
@@ -117,13 +119,12 @@ struct SendCommand: AsyncParsableCommand {
         return Array(data)
     }
 
-    /// A duration written as every setting takes it (`30s`, `1500ms`, `2m`); bare seconds are still read.
+    /// A duration written as every setting takes it: `30s`, `1500ms`, `2m`.
     private static func duration(_ text: String) throws -> Duration {
-        if let seconds = Int(text), seconds > 0 { return .seconds(seconds) }
-        guard let delay = try? RetryDelays.Delay(parsing: text) else {
+        guard let duration = Duration(settingText: text) else {
             throw ValidationError("'\(text)' is not a duration such as 30s or 2m")
         }
-        return delay.duration
+        return duration
     }
 
     private static func pretty(_ body: [UInt8]) -> String {

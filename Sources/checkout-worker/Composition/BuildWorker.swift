@@ -46,10 +46,12 @@ func buildWorker(
     if let catalogFile = configuration.catalogFile {
         do {
             let report = try await store.importCatalog(try CatalogFileReader.products(at: catalogFile))
-            logger.info("imported the start-up catalog", metadata: ["file": "\(catalogFile)", "products": "\(report)"])
+            logger.info("imported the start-up catalog", metadata: [
+                "file.path": "\(catalogFile)", "catalog.inserted": .stringConvertible(report.inserted), "catalog.updated": .stringConvertible(report.updated),
+            ])
         } catch {
             for resource in resources { await resource.close() }
-            throw CommandFailure("\(Settings.catalogFile.environmentName): nothing imported: \(error)")
+            throw CommandFailure("\(WorkerSettings.catalogFile.environmentName): nothing imported: \(error)")
         }
     }
 

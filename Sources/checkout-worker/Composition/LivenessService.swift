@@ -20,8 +20,8 @@ struct LivenessService: Service {
                     failures = 0
                 } catch {
                     failures += 1
-                    logger.warning("could not renew this worker's liveness; its claims may be taken over", metadata: [
-                        "error.message": "\(error)", "failures": "\(failures)",
+                    logger.warning("could not renew this worker's liveness; its claims may be taken over", error: error, metadata: [
+                        "liveness.failures": .stringConvertible(failures),
                     ])
                 }
                 try? await Task.sleep(for: CheckoutStore.livenessInterval)
@@ -30,7 +30,7 @@ struct LivenessService: Service {
         do {
             try await store.retire()
         } catch {
-            logger.warning("could not retire this worker; its claims are free once its liveness runs out", metadata: ["error.message": "\(error)"])
+            logger.warning("could not retire this worker; its claims are free once its liveness runs out", error: error)
         }
     }
 }

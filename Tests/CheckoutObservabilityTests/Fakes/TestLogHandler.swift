@@ -11,12 +11,14 @@ struct TestLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    /// The call's error is recorded as `error.type` and `error.message`, as swift-log's own handlers write it.
     func log(event: LogEvent) {
-        recorder.append(LogRecord(
-            level: event.level,
-            message: event.message.description,
-            metadata: metadata.merging(event.metadata ?? [:]) { _, new in new }
-        ))
+        var all = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        if let error = event.error {
+            all["error.type"] = "\(String(reflecting: type(of: error)))"
+            all["error.message"] = "\(error)"
+        }
+        recorder.append(LogRecord(level: event.level, message: event.message.description, metadata: all))
     }
 
     /// A logger whose records end up in `recorder`.

@@ -13,7 +13,7 @@ struct RecordingLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         let all = metadata.merging(event.metadata ?? [:]) { _, new in new }
-        recorder.append("\(event.level) \(event.message) \(all)")
+        recorder.append("\(event.level) \(event.message) \(all) \(event.error.map { "\($0)" } ?? "")")
     }
 
     /// A logger whose lines end up in `recorder`.

@@ -98,7 +98,7 @@ final class WorkerProcess: Sendable {
         if let port = port.withLock({ $0 }) { return port }
         let deadline = ContinuousClock.now + timeout
         while true {
-            if let found = logLines.lazy.compactMap({ ($0["http.port"] as? String).flatMap(Int.init) }).first {
+            if let found = logLines.lazy.compactMap({ $0["http.port"] as? Int }).first {
                 port.withLock { $0 = found }
                 return found
             }
