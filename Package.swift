@@ -118,6 +118,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // An in-memory broker, for running the command handler without RabbitMQ.
+        .target(
+            name: "CheckoutMessagingTesting",
+            dependencies: ["CheckoutMessaging", "RabbitMQ"],
+            swiftSettings: swiftSettings
+        ),
         // Payment processors: the in-process sandbox and Stripe over HTTPS.
         .target(
             name: "CheckoutPayments",
