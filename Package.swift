@@ -241,7 +241,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CheckoutMessagingTests", dependencies: ["CheckoutMessaging", "RabbitMQ"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CheckoutMessagingTests",
+            dependencies: [
+                "CheckoutDomain",
+                "CheckoutMessaging",
+                "CheckoutMessagingTesting",
+                "CheckoutPayments",
+                "CheckoutPersistence",
+                "RabbitMQ",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CheckoutWorkerTests",
             dependencies: [
