@@ -120,6 +120,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // An in-memory broker, for running the command handler without RabbitMQ.
+        .target(
+            name: "CheckoutMessagingTesting",
+            dependencies: ["CheckoutMessaging", "RabbitMQ"],
+            swiftSettings: swiftSettings
+        ),
         // Payment processors: the in-process sandbox and Stripe over HTTPS.
         .target(
             name: "CheckoutPayments",
@@ -237,7 +243,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CheckoutMessagingTests", dependencies: ["CheckoutMessaging", "RabbitMQ"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CheckoutMessagingTests",
+            dependencies: [
+                "CheckoutDomain",
+                "CheckoutMessaging",
+                "CheckoutMessagingTesting",
+                "CheckoutPayments",
+                "CheckoutPersistence",
+                "RabbitMQ",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CheckoutWorkerTests",
             dependencies: [

@@ -22,7 +22,7 @@ public struct CommandEnvelope: Sendable {
     public let digest: CommandDigest
 
     /// Reads the envelope of a delivery from `kind`'s queue, or says why it is not a command.
-    public init(_ delivery: AMQPDelivery, kind: CommandKind, configuration: MessagingConfiguration, signer: RetrySigner) throws(MalformedCommand) {
+    public init(_ delivery: some MessageDelivery, kind: CommandKind, configuration: MessagingConfiguration, signer: RetrySigner) throws(MalformedCommand) {
         let headers = delivery.properties.headers ?? [:]
         let routingKey = headers[RetryHeaders.originalRoutingKey]?.stringValue ?? delivery.routingKey
         guard routingKey == kind.routingKey else {

@@ -13,7 +13,7 @@ public import Tracing
 /// Times each publish until its confirm as `checkout_publish_confirm_seconds{event}`: a command is
 /// acked only after that, so a slow or overloaded broker shows there first.
 public struct EventPublisher: Sendable {
-    private let connection: AMQPConnection
+    private let broker: any MessageBroker
     private let exchange: String
     private let tracer: any LegacyTracer
     private let now: @Sendable () -> Date
@@ -24,13 +24,13 @@ public struct EventPublisher: Sendable {
     ///   - tracer: Writes the current span's trace context into the event's headers.
     ///   - metrics: Where the publish-confirm latency is recorded.
     public init(
-        connection: AMQPConnection,
+        broker: any MessageBroker,
         exchange: String,
         tracer: any LegacyTracer,
         metrics: any MetricsFactory,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
-        self.connection = connection
+        self.broker = broker
         self.exchange = exchange
         self.tracer = tracer
         self.now = now
@@ -85,7 +85,7 @@ public struct EventPublisher: Sendable {
     private func publishTimed(_ message: AMQPMessage, as type: EventType) async throws {
         let start = ContinuousClock.now
         do {
-            try await connection.publish(message)
+            try await broker.publish(message)
         } catch {
             let code = (error as? AMQPError)?.code.description ?? "unexpected"
             Counter(label: "checkout_publish_failures_total", dimensions: [("event", type.rawValue), ("code", code)], factory: metrics).increment()

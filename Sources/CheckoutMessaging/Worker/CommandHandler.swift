@@ -2,6 +2,7 @@ import CheckoutDomain
 import CheckoutObservability
 import Foundation
 import Logging
+import Metrics
 import RabbitMQ
 import Tracing
 
@@ -13,17 +14,43 @@ import Tracing
 /// up (a `*-rejected` event) and it is dead-lettered. Whatever cannot be routed is left for the broker
 /// to deliver again, after a pause so that a broken dependency is not hammered.
 struct CommandHandler: Sendable {
-    let configuration: MessagingConfiguration
-    let publisher: EventPublisher
-    let router: FailureRouter
-    let signer: RetrySigner
-    let useCases: UseCaseFactory
-    let logger: Logger
-    let metrics: MessagingMetrics
-    let tracer: any LegacyTracer
-    /// How long to wait before handing back a delivery that could be neither acked nor routed.
-    let pauseBeforeRequeue: Duration
-    let now: @Sendable () -> Date
+    private let configuration: MessagingConfiguration
+    private let publisher: EventPublisher
+    private let router: FailureRouter
+    private let signer: RetrySigner
+    private let useCases: UseCaseFactory
+    private let logger: Logger
+    private let metrics: MessagingMetrics
+    private let tracer: any LegacyTracer
+    private let pauseBeforeRequeue: Duration
+    private let now: @Sendable () -> Date
+
+    /// - Parameters:
+    ///   - broker: Where events, retries and dead letters are published.
+    ///   - pauseBeforeRequeue: How long to wait before handing back a delivery that could be neither
+    ///     acked nor routed.
+    init(
+        broker: any MessageBroker,
+        configuration: MessagingConfiguration,
+        useCases: UseCaseFactory,
+        retrySigner: RetrySigner,
+        logger: Logger,
+        metrics: any MetricsFactory,
+        tracer: any LegacyTracer,
+        pauseBeforeRequeue: Duration,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.configuration = configuration
+        publisher = EventPublisher(broker: broker, exchange: configuration.eventsExchange, tracer: tracer, metrics: metrics, now: now)
+        router = FailureRouter(broker: broker, configuration: configuration, signer: retrySigner, now: now)
+        signer = retrySigner
+        self.useCases = useCases
+        self.logger = logger
+        self.metrics = MessagingMetrics(factory: metrics)
+        self.tracer = tracer
+        self.pauseBeforeRequeue = pauseBeforeRequeue
+        self.now = now
+    }
 
     /// The decoded command, ready to run or to give up.
     private enum Command {
@@ -38,7 +65,7 @@ struct CommandHandler: Sendable {
         }
     }
 
-    func handle(_ delivery: AMQPDelivery, kind: CommandKind) async {
+    func handle(_ delivery: some MessageDelivery, kind: CommandKind) async {
         let start = ContinuousClock.now
         metrics.received(kind, sentAt: delivery.properties.timestamp, now: now())
         metrics.started()
@@ -78,7 +105,7 @@ struct CommandHandler: Sendable {
         }
     }
 
-    private func process(_ command: Command, _ envelope: CommandEnvelope, _ delivery: AMQPDelivery, span: any Span, start: ContinuousClock.Instant, logger: Logger) async {
+    private func process(_ command: Command, _ envelope: CommandEnvelope, _ delivery: some MessageDelivery, span: any Span, start: ContinuousClock.Instant, logger: Logger) async {
         do {
             try await execute(command, envelope, logger: logger)
             delivery.ack()
@@ -123,7 +150,7 @@ struct CommandHandler: Sendable {
     private func giveUp(
         _ command: Command,
         _ envelope: CommandEnvelope,
-        _ delivery: AMQPDelivery,
+        _ delivery: some MessageDelivery,
         after failure: RetryableError,
         reason: String,
         detail: String,
@@ -148,7 +175,7 @@ struct CommandHandler: Sendable {
 
     /// Acks the delivery once `route` has sent it on; if that fails, hands it back to the broker after a
     /// pause (a lost connection makes the broker take it back by itself).
-    private func finish(_ delivery: AMQPDelivery, kind: CommandKind, start: ContinuousClock.Instant, logger: Logger, route: () async throws -> MessagingMetrics.Result) async {
+    private func finish(_ delivery: some MessageDelivery, kind: CommandKind, start: ContinuousClock.Instant, logger: Logger, route: () async throws -> MessagingMetrics.Result) async {
         do {
             let result = try await route()
             delivery.ack()

@@ -8,6 +8,9 @@ import Synchronization
 
 /// Consumes both command queues and handles their deliveries, at most `concurrency` at once.
 ///
+/// Consuming is RabbitMQ's; what becomes of a delivery is ``CommandHandler``'s, which needs only a
+/// ``MessageBroker`` and so is tested without one.
+///
 /// `run()` declares the topology, then consumes until graceful shutdown: it stops taking deliveries,
 /// finishes those it holds (each ends acked, or unacked and so redelivered), and returns. Cancellation
 /// stops at once; the broker redelivers whatever was not acked.
@@ -37,13 +40,12 @@ public final class CommandWorker: Service {
         self.configuration = configuration
         self.logger = logger
         handler = CommandHandler(
+            broker: connection,
             configuration: configuration,
-            publisher: EventPublisher(connection: connection, exchange: configuration.eventsExchange, tracer: tracer, metrics: metrics, now: now),
-            router: FailureRouter(connection: connection, configuration: configuration, signer: retrySigner, now: now),
-            signer: retrySigner,
             useCases: useCases,
+            retrySigner: retrySigner,
             logger: logger,
-            metrics: MessagingMetrics(factory: metrics),
+            metrics: metrics,
             tracer: tracer,
             pauseBeforeRequeue: .seconds(1),
             now: now

@@ -9,7 +9,7 @@ import RabbitMQ
 /// A copy carries the client's properties and body and the worker's headers. When the client's headers
 /// leave no room for those in one frame, the copy keeps only the worker's headers, and says so.
 struct FailureRouter: Sendable {
-    let connection: AMQPConnection
+    let broker: any MessageBroker
     let configuration: MessagingConfiguration
     let signer: RetrySigner
     let now: @Sendable () -> Date
@@ -20,7 +20,7 @@ struct FailureRouter: Sendable {
     /// - Parameter counting: Whether this is a retry of the command's own (the next delay, one retry
     ///   fewer left), or a wait for another worker's claim (the first delay, the count unchanged).
     @discardableResult
-    func retry(_ delivery: AMQPDelivery, _ command: CommandEnvelope, counting: Bool = true) async throws -> Int {
+    func retry(_ delivery: some MessageDelivery, _ command: CommandEnvelope, counting: Bool = true) async throws -> Int {
         let retryCount = command.retryCount + (counting ? 1 : 0)
         let (properties, dropped) = copy(delivery.properties, adding: [
             RetryHeaders.retryCount: .int64(Int64(retryCount)),
@@ -28,7 +28,7 @@ struct FailureRouter: Sendable {
             RetryHeaders.originalRoutingKey: .string(command.routingKey),
         ])
         let queue = configuration.retryQueue(for: command.kind, retry: counting ? command.retryCount : 0)
-        try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: properties, body: delivery.body, mandatory: true))
+        try await broker.publish(AMQPMessage(exchange: "", routingKey: queue, properties: properties, body: delivery.body, mandatory: true))
         return dropped.count
     }
 
@@ -37,7 +37,7 @@ struct FailureRouter: Sendable {
     /// The original routing key is the one a retry carried in its header; a client's header that is no
     /// routing key (over the protocol's 255 bytes) is not used. If the broker cannot be sent the client's
     /// properties at all, the dead letter keeps the body, the message id and the worker's headers.
-    func deadLetter(_ delivery: AMQPDelivery, reason: String, detail: String) async throws {
+    func deadLetter(_ delivery: some MessageDelivery, reason: String, detail: String) async throws {
         let original = delivery.properties.headers?[RetryHeaders.originalRoutingKey]?.stringValue
         let routingKey = original.flatMap { $0.utf8.count <= 255 ? $0 : nil } ?? delivery.routingKey
         var added: AMQPFieldTable = [
@@ -53,13 +53,13 @@ struct FailureRouter: Sendable {
             properties.headers = added
         }
         do {
-            try await connection.publish(AMQPMessage(exchange: configuration.deadLetter, routingKey: routingKey, properties: properties,
-                                                     body: delivery.body, mandatory: true))
+            try await broker.publish(AMQPMessage(exchange: configuration.deadLetter, routingKey: routingKey, properties: properties,
+                                                 body: delivery.body, mandatory: true))
         } catch let error as AMQPError where error.code == .protocolError {
             added[RetryHeaders.errorDetail] = .string(String("\(detail.prefix(500)); properties dropped, they could not be sent: \(error.message)".prefix(1000)))
             let bare = AMQPProperties(headers: added, deliveryMode: .persistent, messageID: delivery.properties.messageID)
-            try await connection.publish(AMQPMessage(exchange: configuration.deadLetter, routingKey: routingKey, properties: bare,
-                                                     body: delivery.body, mandatory: true))
+            try await broker.publish(AMQPMessage(exchange: configuration.deadLetter, routingKey: routingKey, properties: bare,
+                                                 body: delivery.body, mandatory: true))
         }
     }
 
@@ -68,7 +68,7 @@ struct FailureRouter: Sendable {
     private func copy(_ properties: AMQPProperties, adding added: AMQPFieldTable) -> (AMQPProperties, dropped: [String]) {
         var copy = properties
         copy.headers = (properties.headers ?? [:]).merging(added) { _, new in new }
-        guard copy.encodedByteCount > connection.maximumPropertiesByteCount else { return (copy, []) }
+        guard copy.encodedByteCount > broker.maximumPropertiesByteCount else { return (copy, []) }
         copy.headers = added
         let dropped = (properties.headers ?? [:]).keys.filter { added[$0] == nil }
         return (copy, dropped)

@@ -1,0 +1,117 @@
+@testable import CheckoutMessaging
+import CheckoutMessagingTesting
+import RabbitMQ
+import Testing
+
+/// The rows of the contract's failure table that end in an answer: the event is published and
+/// confirmed, then the command is acked; nothing is retried or dead-lettered.
+@Suite struct CommandHandlerTests {
+    @Test func syncsACartPublishesCartSyncedWithTheContractsPropertiesAndAcksAfterTheConfirm() async throws {
+        let sut = try await CommandHandlerSUT.make()
+
+        let delivery = await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
+
+        let event = try #require(sut.events.only)
+        #expect(event.routingKey == "cart.synced")
+        #expect(event.properties.type == "cart.synced")
+        #expect(event.properties.messageID == "sync-1/cart.synced")
+        #expect(event.properties.correlationID == "corr-sync-1")
+        #expect(event.properties.headers?["causation_id"]?.stringValue == "sync-1")
+        #expect(event.properties.contentType == "application/json")
+        #expect(event.properties.deliveryMode == .persistent)
+        #expect(event.properties.timestamp == AMQPTimestamp(CommandHandlerSUT.now))
+        #expect(ClientMessages.json(event)["version"] as? Int == 1)
+        #expect(sut.settledLast(delivery) == .ack)
+        #expect(sut.retries.isEmpty && sut.deadLetters.isEmpty)
+    }
+
+    @Test func answersOnReplyToThroughTheDefaultExchangeToo() async throws {
+        let sut = try await CommandHandlerSUT.make()
+
+        let delivery = await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1", replyTo: "client.answers"),
+                                        body: ClientMessages.syncCart())
+
+        let answer = try #require(sut.broker.published(toExchange: "", routingKey: "client.answers").only)
+        #expect(answer.properties.messageID == "sync-1/cart.synced")
+        #expect(answer.body == sut.events.only?.body)
+        #expect(sut.settledLast(delivery) == .ack)
+    }
+
+    @Test func aBusinessRuleRejectionIsPublishedAndAcked() async throws {
+        let sut = try await CommandHandlerSUT.make()
+
+        let delivery = await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart(baseVersion: 3))
+
+        let event = try #require(sut.events.only)
+        #expect(event.routingKey == "cart.sync-rejected")
+        #expect(ClientMessages.json(event)["reason"] as? String == "version-conflict")
+        #expect(sut.settledLast(delivery) == .ack)
+        #expect(sut.retries.isEmpty && sut.deadLetters.isEmpty)
+    }
+
+    @Test func aFieldBreakingARuleOfFormIsAnsweredInvalidRequestNotDeadLettered() async throws {
+        let sut = try await CommandHandlerSUT.make()
+
+        let delivery = await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"),
+                                        body: ClientMessages.syncCart(quantity: 0))
+
+        #expect(ClientMessages.json(try #require(sut.events.only))["reason"] as? String == "invalid-request")
+        #expect(sut.settledLast(delivery) == .ack)
+        #expect(sut.deadLetters.isEmpty)
+    }
+
+    @Test func theSameCommandAgainRepublishesTheSameEvent() async throws {
+        let sut = try await CommandHandlerSUT.make()
+        let properties = ClientMessages.properties(messageID: "sync-1")
+
+        await sut.handle(.syncCart, properties: properties, body: ClientMessages.syncCart())
+        let again = await sut.handle(.syncCart, properties: properties, body: ClientMessages.syncCart())
+
+        #expect(sut.events.count == 2)
+        #expect(sut.events.map(\.properties.messageID) == ["sync-1/cart.synced", "sync-1/cart.synced"])
+        #expect(sut.events[0].body == sut.events[1].body)
+        #expect(sut.settledLast(again) == .ack)
+    }
+
+    @Test func anotherCommandReusingAMessageIDIsAnsweredDuplicateMessageIDWithNothingOfTheFirst() async throws {
+        let sut = try await CommandHandlerSUT.make()
+        let properties = ClientMessages.properties(messageID: "sync-1")
+
+        await sut.handle(.syncCart, properties: properties, body: ClientMessages.syncCart())
+        let reused = await sut.handle(.syncCart, properties: properties, body: ClientMessages.syncCart(cart: "cart-other"))
+
+        let answer = try #require(sut.events.last)
+        #expect(answer.routingKey == "cart.sync-rejected")
+        #expect(ClientMessages.json(answer)["reason"] as? String == "duplicate-message-id")
+        #expect(ClientMessages.json(answer)["cartId"] as? String == "cart-other")
+        #expect(sut.settledLast(reused) == .ack)
+        #expect(sut.deadLetters.isEmpty)
+    }
+
+    @Test func placesAnOrderFromASyncedCart() async throws {
+        let sut = try await CommandHandlerSUT.make()
+        await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
+
+        let delivery = await sut.handle(.placeOrder, properties: ClientMessages.properties(messageID: "order-1"), body: ClientMessages.placeOrder())
+
+        let event = try #require(sut.events.last)
+        #expect(event.routingKey == "order.placed")
+        #expect(event.properties.messageID == "order-1/order.placed")
+        #expect(ClientMessages.json(event)["total"] as? Int == 5998)
+        #expect(sut.settledLast(delivery) == .ack)
+    }
+
+    @Test func aDeclinedPaymentIsAnsweredAtOnceNotRetried() async throws {
+        let sut = try await CommandHandlerSUT.make()
+        await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
+
+        let delivery = await sut.handle(.placeOrder, properties: ClientMessages.properties(messageID: "order-1"),
+                                        body: ClientMessages.placeOrder(token: "tok_chargeDeclined"))
+
+        let event = try #require(sut.events.last)
+        #expect(event.routingKey == "order.rejected")
+        #expect(ClientMessages.json(event)["reason"] as? String == "payment-declined")
+        #expect(sut.settledLast(delivery) == .ack)
+        #expect(sut.retries.isEmpty && sut.deadLetters.isEmpty)
+    }
+}
