@@ -7,4 +7,8 @@ struct Migration: Sendable {
     let version: Int
     let name: String
     let statements: [String]
+    /// Run on PostgreSQL only, after `statements`: functions that do a guarded write of several
+    /// statements in one round trip, over the same tables. SQLite runs the same statements one by one
+    /// on its writer, where a statement costs a call, not a round trip.
+    var postgresStatements: [String] = []
 }

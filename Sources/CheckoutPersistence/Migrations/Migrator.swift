@@ -24,7 +24,7 @@ struct Migrator {
                 .map { try StoredRow($0, of: "schema_migrations").value("version", as: Int.self) }
             var applied: [Migration] = []
             for migration in migrations where !done.contains(migration.version) {
-                for statement in migration.statements {
+                for statement in migration.statements + (database.isPostgreSQL ? migration.postgresStatements : []) {
                     try await database.raw(SQLQueryString(statement)).run()
                 }
                 try await database.raw("""

@@ -47,6 +47,8 @@ struct PostgresEngine: SQLEngine {
         )
     }
 
+    var hasStoredFunctions: Bool { true }
+
     /// A call whose connection was cut can wait forever in the pool; a command gives up after this.
     /// Long enough for any statement of the worker and a catalog import of tens of thousands of rows.
     /// Timed on the event loops the client's connections run on.

@@ -21,6 +21,10 @@ protocol SQLEngine: Sendable {
     /// Throws when the database cannot be reached now.
     func checkReachable() async throws
 
+    /// Whether the schema has PostgreSQL's stored functions (``Migration/postgresStatements``), which
+    /// write what takes several statements in one round trip.
+    var hasStoredFunctions: Bool { get }
+
     /// When the caller stops waiting for an unanswered call; nil: no limit.
     var callDeadline: DatabaseDeadline? { get }
 

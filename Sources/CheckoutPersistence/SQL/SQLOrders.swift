@@ -19,7 +19,12 @@ struct SQLOrders: OrderRepository {
         recording outcome: PlaceOrderOutcome,
         for commandID: CommandID
     ) async throws -> OrderPlacementResult {
-        try await executor.write("placing order \(order.id)") { [commands] database in
+        if executor.engine.hasStoredFunctions {
+            return try await executor.autocommit("placing order \(order.id)") { [commands] database in
+                try await Self.placeInOneCall(order, fromCartVersion: cartVersion, recording: outcome, for: commandID, kind: commands.kind, on: database)
+            }
+        }
+        return try await executor.write("placing order \(order.id)") { [commands] database in
             if let recorded = try await commands.record(outcome, for: commandID, on: database) {
                 return .rollback(.commandAlreadyHandled(recorded.outcome))
             }
@@ -36,6 +41,48 @@ struct SQLOrders: OrderRepository {
             try await Self.insert(order, on: database)
             return .commit(.placed)
         }
+    }
+
+    /// ``place(_:fromCartVersion:recording:for:)`` as one call of `checkout_place_order` (``Migrations/oneCallWrites``).
+    private static func placeInOneCall(
+        _ order: Order,
+        fromCartVersion cartVersion: Int,
+        recording outcome: PlaceOrderOutcome,
+        for commandID: CommandID,
+        kind: String,
+        on database: any SQLDatabase
+    ) async throws -> OrderPlacementResult {
+        let stock = wantedStock(of: order.lines)
+        let row = try await database.raw("""
+            SELECT result, short_skus, recorded_outcome FROM checkout_place_order(
+                \(bind: kind), \(bind: commandID.rawValue), \(bind: try StoredJSON.text(outcome)), \(bind: Date().timeIntervalSince1970),
+                \(bind: order.id.rawValue), \(bind: order.cartID.rawValue), \(bind: cartVersion), \(bind: order.customerID.rawValue),
+                \(bind: order.total.currency.rawValue), \(bind: order.total.minorUnits), \(bind: order.payment.id.rawValue),
+                \(bind: order.payment.amount.minorUnits), \(bind: order.placedAt.timeIntervalSince1970),
+                \(bind: stock.map(\.key.rawValue)), \(bind: stock.map(\.value)),
+                \(bind: order.lines.map(\.sku.rawValue)), \(bind: order.lines.map(\.quantity)),
+                \(bind: order.lines.map(\.unitPrice.minorUnits)), \(bind: order.lines.map(\.lineTotal.minorUnits)))
+            """).first().map { StoredRow($0, of: "checkout_place_order") }
+        switch try row?.value("result", as: String.self) {
+        case "placed":
+            return .placed
+        case "cart-changed":
+            return .cartChanged
+        case "out-of-stock":
+            let short = Set(try row!.value("short_skus", as: [String].self))
+            return .outOfStock(order.lines.map(\.sku).filter { short.contains($0.rawValue) })
+        case "already-recorded":
+            return .commandAlreadyHandled(try row!.json("recorded_outcome"))
+        case "duplicate-order":
+            throw PersistenceError(code: .duplicateOrder, context: "placing order \(order.id)")
+        case let result:
+            throw PersistenceError(code: .unreadableRow, context: "checkout_place_order answered \(result ?? "no row") for order \(order.id)")
+        }
+    }
+
+    /// The quantity each SKU of `lines` takes from stock, in SKU order.
+    private static func wantedStock(of lines: [CartLine]) -> [(key: SKU, value: Int)] {
+        Dictionary(lines.map { ($0.sku, $0.quantity) }, uniquingKeysWith: +).sorted { $0.key < $1.key }
     }
 
     /// Order ids are the ids of the commands that place them, so an existing one means a defect: the
@@ -66,7 +113,7 @@ struct SQLOrders: OrderRepository {
     /// Takes each line's quantity from its product's stock in one statement, where enough is left;
     /// returns the SKUs that were short (the caller rolls back then).
     private static func takeStock(of lines: [CartLine], on database: any SQLDatabase) async throws -> Set<SKU> {
-        let wanted = Dictionary(lines.map { ($0.sku, $0.quantity) }, uniquingKeysWith: +).sorted { $0.key < $1.key }
+        let wanted = wantedStock(of: lines)
         guard !wanted.isEmpty else { return [] }
         var quantity: SQLQueryString = "CASE sku"
         for (sku, count) in wanted {

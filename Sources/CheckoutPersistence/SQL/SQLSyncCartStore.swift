@@ -49,7 +49,8 @@ struct SQLSyncCartStore: SyncCartStore {
     }
 
     /// Records the outcome first: its row lock makes a concurrent delivery of the same command wait,
-    /// and then find the outcome. A rejection is that one statement, outside a transaction.
+    /// and then find the outcome. A rejection is that one statement, outside a transaction; on
+    /// PostgreSQL a synced cart is one call too (`checkout_record_sync`, ``Migrations/oneCallWrites``).
     func record(_ outcome: SyncCartOutcome, digest: CommandDigest?, for commandID: CommandID) async throws -> SyncCartRecordResult {
         guard case .synced(let synced) = outcome else {
             return try await executor.autocommit("recording the outcome of command \(commandID)") { [commands] database in
@@ -57,7 +58,13 @@ struct SQLSyncCartStore: SyncCartStore {
             }
         }
         let cart = synced.cart
-        return try await executor.write("saving cart \(cart.id) at version \(cart.version)") { [commands] database in
+        let context = "saving cart \(cart.id) at version \(cart.version)"
+        if executor.engine.hasStoredFunctions {
+            return try await executor.autocommit(context) { [commands] database in
+                try await Self.recordInOneCall(outcome, of: cart, digest: digest, for: commandID, kind: commands.kind, on: database)
+            }
+        }
+        return try await executor.write(context) { [commands] database in
             if let recorded = try await commands.record(outcome, digest: digest, for: commandID, on: database) {
                 return .rollback(.alreadyRecorded(recorded))
             }
@@ -66,6 +73,36 @@ struct SQLSyncCartStore: SyncCartStore {
                 return .rollback(.versionConflict(currentVersion: try current.map { try StoredRow($0, of: "carts").value("version") } ?? 0))
             }
             return .commit(.recorded)
+        }
+    }
+
+    private static func recordInOneCall(
+        _ outcome: SyncCartOutcome,
+        of cart: Cart,
+        digest: CommandDigest?,
+        for commandID: CommandID,
+        kind: String,
+        on database: any SQLDatabase
+    ) async throws -> SyncCartRecordResult {
+        let row = try await database.raw("""
+            SELECT result, current_version, recorded_outcome, recorded_digest FROM checkout_record_sync(
+                \(bind: kind), \(bind: commandID.rawValue), \(bind: try StoredJSON.text(outcome)), \(bind: digest?.rawValue),
+                \(bind: Date().timeIntervalSince1970), \(bind: cart.id.rawValue), \(bind: cart.customerID.rawValue), \(bind: cart.version),
+                \(bind: cart.currency.rawValue), \(bind: try StoredJSON.text(cart.lines)), \(bind: cart.isCheckedOut),
+                \(bind: cart.syncedAt.timeIntervalSince1970))
+            """).first().map { StoredRow($0, of: "checkout_record_sync") }
+        switch try row?.value("result", as: String.self) {
+        case "recorded":
+            return .recorded
+        case "version-conflict":
+            return .versionConflict(currentVersion: try row!.value("current_version"))
+        case "already-recorded":
+            return .alreadyRecorded(RecordedOutcome(
+                try row!.json("recorded_outcome"),
+                digest: try row!.value("recorded_digest", as: String?.self).map(CommandDigest.init)
+            ))
+        case let result:
+            throw PersistenceError(code: .unreadableRow, context: "checkout_record_sync answered \(result ?? "no row") for command \(commandID)")
         }
     }
 }

@@ -16,6 +16,9 @@ struct SQLiteEngine: SQLEngine {
         self.statistics = statistics
     }
 
+    /// A statement is a call on the writer's thread, not a round trip: it needs no functions.
+    var hasStoredFunctions: Bool { false }
+
     /// SQLite ends every call itself: a busy database answers "busy" after its timeout.
     var callDeadline: DatabaseDeadline? { nil }
 
