@@ -54,9 +54,9 @@ public struct PlaceOrderUseCase: PlaceOrder {
     }
 
     public func execute(_ request: PlaceOrderRequest) async throws {
-        let command: PlaceOrderCommand
+        let command: ValidPlaceOrderRequest
         do {
-            command = try PlaceOrderCommand(validating: request, payments: payments)
+            command = try ValidPlaceOrderRequest(validating: request, payments: payments)
         } catch {
             return try await output.didReject(PlaceOrderRejection(cartID: request.cartID, reason: .invalidRequest, message: error.message))
         }
@@ -70,7 +70,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
     /// Records the abandon as the command's outcome: its idempotency key has been used with the
     /// payment processor, so handling it afresh later could meet the refunded charge again.
     public func abandon(_ request: PlaceOrderRequest, after error: RetryableError) async throws {
-        guard let command = try? PlaceOrderCommand(validating: request, payments: payments) else {
+        guard let command = try? ValidPlaceOrderRequest(validating: request, payments: payments) else {
             return try await execute(request)
         }
         let rejection = PlaceOrderRejection.unavailable(cartID: request.cartID, after: error)
@@ -81,7 +81,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
                                          conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
     }
 
-    private func place(_ command: PlaceOrderCommand, at now: Date) async throws -> PlaceOrderOutcome {
+    private func place(_ command: ValidPlaceOrderRequest, at now: Date) async throws -> PlaceOrderOutcome {
         guard let cart = try await carts.cart(command.cartID) else {
             return try await reject(command, .cartNotFound, "cart \(command.cartID) does not exist")
         }
@@ -153,7 +153,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
     }
 
     /// Stores the paid order; if that cannot be done, records `order-failed` with the payment to refund.
-    private func store(_ order: Order, from cart: Cart, for command: PlaceOrderCommand) async throws -> PlaceOrderOutcome {
+    private func store(_ order: Order, from cart: Cart, for command: ValidPlaceOrderRequest) async throws -> PlaceOrderOutcome {
         let failure: String
         switch try await orders.place(order, fromCartVersion: cart.version, recording: .placed(order: order), for: command.id) {
         case .placed:
@@ -169,7 +169,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
     }
 
     private func reject(
-        _ command: PlaceOrderCommand,
+        _ command: ValidPlaceOrderRequest,
         _ reason: PlaceOrderRejectionReason,
         _ message: String,
         newTotal: Money? = nil,

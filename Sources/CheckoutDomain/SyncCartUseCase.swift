@@ -26,9 +26,9 @@ public struct SyncCartUseCase: SyncCart {
     }
 
     public func execute(_ request: SyncCartRequest) async throws {
-        let command: SyncCartCommand
+        let command: ValidSyncCartRequest
         do {
-            command = try SyncCartCommand(validating: request)
+            command = try ValidSyncCartRequest(validating: request)
         } catch {
             return try await output.didReject(SyncCartRejection(cartID: request.cartID, reason: .invalidRequest, message: error.message))
         }
@@ -53,7 +53,7 @@ public struct SyncCartUseCase: SyncCart {
     /// Reports `unavailable` without recording it: the sync had no effect, so a client (or an operator
     /// replaying the dead letter) may send the same command again and have it handled.
     public func abandon(_ request: SyncCartRequest, after error: RetryableError) async throws {
-        guard let command = try? SyncCartCommand(validating: request) else {
+        guard let command = try? ValidSyncCartRequest(validating: request) else {
             return try await execute(request)
         }
         // The look for an outcome is best effort: the database may be what kept failing.
@@ -65,7 +65,7 @@ public struct SyncCartUseCase: SyncCart {
     }
 
     private func decide(
-        _ command: SyncCartCommand,
+        _ command: ValidSyncCartRequest,
         merged: [RequestedLine],
         adjustments mergeAdjustments: [Adjustment],
         on snapshot: SyncCartSnapshot,
@@ -120,7 +120,7 @@ public struct SyncCartUseCase: SyncCart {
         var merged: [RequestedLine] = []
         var adjustments: [Adjustment] = []
         for (sku, quantity, count) in requested {
-            let applied = min(quantity, SyncCartCommand.quantities.upperBound)
+            let applied = min(quantity, ValidSyncCartRequest.quantities.upperBound)
             if count > 1 {
                 adjustments.append(Adjustment(sku: sku, reason: .merged, requested: quantity, applied: applied))
             }
@@ -157,11 +157,11 @@ public struct SyncCartUseCase: SyncCart {
         return (lines, adjustments)
     }
 
-    private static func reject(_ command: SyncCartCommand, _ reason: SyncCartRejectionReason, _ message: String) -> SyncCartOutcome {
+    private static func reject(_ command: ValidSyncCartRequest, _ reason: SyncCartRejectionReason, _ message: String) -> SyncCartOutcome {
         .rejected(rejection: SyncCartRejection(cartID: command.cartID.rawValue, reason: reason, message: message))
     }
 
-    private static func versionConflict(_ command: SyncCartCommand, currentVersion: Int) -> SyncCartRejection {
+    private static func versionConflict(_ command: ValidSyncCartRequest, currentVersion: Int) -> SyncCartRejection {
         SyncCartRejection(
             cartID: command.cartID.rawValue,
             reason: .versionConflict,

@@ -27,7 +27,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: file) }
         let world = try await TestWorld()
 
-        let error = await #expect(throws: CommandFailure.self) { _ = try await world.startWorker(["CHECKOUT_CATALOG_FILE": file]) }
+        let error = await #expect(throws: SubcommandFailure.self) { _ = try await world.startWorker(["CHECKOUT_CATALOG_FILE": file]) }
         await world.close()
 
         let message = error?.description ?? ""

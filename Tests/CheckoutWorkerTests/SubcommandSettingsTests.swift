@@ -65,7 +65,7 @@ import Testing
 
     /// What `checkout-worker COMMAND --help` prints, on lines long enough not to split a variable's name.
     private static func help(_ path: [String]) -> String {
-        var command: any ParsableCommand.Type = CheckoutWorkerCommand.self
+        var command: any ParsableCommand.Type = CheckoutWorkerCLI.self
         for name in path {
             guard let subcommand = command.configuration.subcommands.first(where: { $0.configuration.commandName == name }) else {
                 Issue.record("checkout-worker has no sub-command \(path)")
@@ -73,6 +73,6 @@ import Testing
             }
             command = subcommand
         }
-        return CheckoutWorkerCommand.helpMessage(for: command, columns: 1000)
+        return CheckoutWorkerCLI.helpMessage(for: command, columns: 1000)
     }
 }

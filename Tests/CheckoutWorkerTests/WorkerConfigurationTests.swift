@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func aFlagWinsOverItsEnvironmentVariable() throws {
-        let run = try RunCommand.parse(["--prefetch", "300", "--queue-type", "quorum"])
+        let run = try RunSubcommand.parse(["--prefetch", "300", "--queue-type", "quorum"])
         let reader = ConfigReader(flags: [run.broker, run.database, run.payments, run.worker], environment: ["CHECKOUT_PREFETCH": "10", "CHECKOUT_CONCURRENCY": "3"])
         let configuration = try WorkerConfiguration(reading: reader)
 

@@ -51,7 +51,7 @@ func buildWorker(
             ])
         } catch {
             for resource in resources { await resource.close() }
-            throw CommandFailure("\(WorkerSettings.catalogFile.environmentName): nothing imported: \(error)")
+            throw SubcommandFailure("\(WorkerSettings.catalogFile.environmentName): nothing imported: \(error)")
         }
     }
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import CheckoutMessaging
 
 /// `checkout-worker dead-letters show ID`: a dead letter in full.
-struct DeadLettersShowCommand: AsyncParsableCommand {
+struct DeadLettersShowSubcommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Print a dead letter whole: its properties, headers and body; nothing is removed.",
@@ -16,9 +16,9 @@ struct DeadLettersShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         let id = DeadLetterID(id)
-        try await DeadLettersCommand.withQueue(broker) { queue in
+        try await DeadLettersSubcommand.withQueue(broker) { queue in
             let letters = try await queue.find([id])
-            guard !letters.isEmpty else { throw CommandFailure("\(queue.name) has no dead letter at \(id)") }
+            guard !letters.isEmpty else { throw SubcommandFailure("\(queue.name) has no dead letter at \(id)") }
             StandardOutput.line(letters.map { DeadLetterDetails.text($0, queue: queue.name) }.joined(separator: "\n\n"))
         }
     }

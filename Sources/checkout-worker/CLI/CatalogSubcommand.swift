@@ -1,10 +1,10 @@
 import ArgumentParser
 
 /// `checkout-worker catalog …`: the product catalog.
-struct CatalogCommand: AsyncParsableCommand {
+struct CatalogSubcommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
         abstract: "Manage the product catalog.",
-        subcommands: [CatalogImportCommand.self]
+        subcommands: [CatalogImportSubcommand.self]
     )
 }

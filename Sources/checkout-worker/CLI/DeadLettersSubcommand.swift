@@ -4,7 +4,7 @@ import Logging
 import RabbitMQ
 
 /// `checkout-worker dead-letters …`: what an operator does with `checkout.dead-letter`.
-struct DeadLettersCommand: AsyncParsableCommand {
+struct DeadLettersSubcommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dead-letters",
         abstract: "Look into the dead-letter queue, replay its messages once the cause is fixed, or purge them.",
@@ -18,7 +18,7 @@ struct DeadLettersCommand: AsyncParsableCommand {
             and leaves what it does not remove in its place. Run one at a time: what one holds, another does not see.
             """,
         subcommands: [
-            DeadLettersListCommand.self, DeadLettersShowCommand.self, DeadLettersReplayCommand.self, DeadLettersPurgeCommand.self,
+            DeadLettersListSubcommand.self, DeadLettersShowSubcommand.self, DeadLettersReplaySubcommand.self, DeadLettersPurgeSubcommand.self,
         ]
     )
 
@@ -34,7 +34,7 @@ struct DeadLettersCommand: AsyncParsableCommand {
         do {
             connection = try await AMQPConnection.connect(amqp, logger: logger)
         } catch {
-            throw CommandFailure("cannot connect to the broker: \(error)")
+            throw SubcommandFailure("cannot connect to the broker: \(error)")
         }
         // Only the contract's names are read from it: the dead-letter queue and the commands exchange.
         let queue = DeadLetterQueue(connection: connection, configuration: MessagingConfiguration(concurrency: 1))
@@ -44,7 +44,7 @@ struct DeadLettersCommand: AsyncParsableCommand {
             return result
         } catch let error as AMQPError {
             await connection.close()
-            throw CommandFailure("\(queue.name): \(error); what was not removed is still in the queue")
+            throw SubcommandFailure("\(queue.name): \(error); what was not removed is still in the queue")
         } catch {
             await connection.close()
             throw error

@@ -5,7 +5,7 @@ import Foundation
 import Logging
 
 /// `checkout-worker catalog import FILE`: upserts products from a JSON file, all or nothing.
-struct CatalogImportCommand: AsyncParsableCommand {
+struct CatalogImportSubcommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Upsert products from a JSON array of {sku, name, unitPrice, currency, stock, active} (prices in minor units).",
@@ -28,7 +28,7 @@ struct CatalogImportCommand: AsyncParsableCommand {
             report = try await store.importCatalog(products)
         } catch {
             await store.close()
-            throw CommandFailure("nothing imported: \(error)")
+            throw SubcommandFailure("nothing imported: \(error)")
         }
         await store.close()
         print("imported \(products.count) products from \(file): \(report)")

@@ -5,7 +5,7 @@ import Logging
 import RabbitMQ
 
 /// `checkout-worker send`: publishes one command as a client would, and optionally waits for its event.
-struct SendCommand: AsyncParsableCommand {
+struct SendSubcommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
         abstract: "Publish a command to checkout.commands, with a fresh message_id unless one is given.",
@@ -41,7 +41,7 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "Wait for the result event (through a reply_to queue) and print it.")
     var wait = false
 
-    @Option(help: "How long to wait for the result with --wait, a duration such as 30s or 2m (default 30s).", transform: SendCommand.duration)
+    @Option(help: "How long to wait for the result with --wait, a duration such as 30s or 2m (default 30s).", transform: SendSubcommand.duration)
     var timeout: Duration = .seconds(30)
 
     @OptionGroup(title: "Broker") var broker: BrokerSettings
@@ -100,7 +100,7 @@ struct SendCommand: AsyncParsableCommand {
             return first
         }
         guard let event else {
-            throw CommandFailure("no result within \(timeout.settingText); is a worker running? (the command stays queued)")
+            throw SubcommandFailure("no result within \(timeout.settingText); is a worker running? (the command stays queued)")
         }
         print("\(event.properties.type ?? "event") (message_id \(event.properties.messageID ?? "-")):")
         print(Self.pretty(event.body))
@@ -114,7 +114,7 @@ struct SendCommand: AsyncParsableCommand {
         guard json.hasPrefix("@") else { return Array(json.utf8) }
         let path = String(json.dropFirst())
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("--json @\(path): no such file, or it cannot be read")
+            throw SubcommandFailure("--json @\(path): no such file, or it cannot be read")
         }
         return Array(data)
     }

@@ -1,5 +1,5 @@
 /// A ``PlaceOrderRequest`` that passed every rule of form.
-struct PlaceOrderCommand: Sendable {
+struct ValidPlaceOrderRequest: Sendable {
     let id: CommandID
     let cartID: CartID
     let customerID: CustomerID

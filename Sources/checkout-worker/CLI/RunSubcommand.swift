@@ -4,7 +4,7 @@ import Foundation
 import Logging
 
 /// `checkout-worker run`: the worker itself.
-struct RunCommand: AsyncParsableCommand {
+struct RunSubcommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Migrate the database, declare the topology and handle commands until SIGTERM or SIGINT (the default).",

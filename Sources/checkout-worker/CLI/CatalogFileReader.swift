@@ -6,17 +6,17 @@ import Foundation
 /// refuse the same files with the same words.
 enum CatalogFileReader {
     /// The file's products; the failure names the file and, for a bad row, its index.
-    static func products(at path: String) throws(CommandFailure) -> [Product] {
+    static func products(at path: String) throws(SubcommandFailure) -> [Product] {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw CommandFailure("cannot read \(path): \(error.localizedDescription)")
+            throw SubcommandFailure("cannot read \(path): \(error.localizedDescription)")
         }
         do {
             return try CatalogFile.decode(data)
         } catch {
-            throw CommandFailure("\(path): \(error)")
+            throw SubcommandFailure("\(path): \(error)")
         }
     }
 }

@@ -3,7 +3,7 @@ import CheckoutMessaging
 import Foundation
 
 /// `checkout-worker dead-letters list`: one line per dead letter, removing none.
-struct DeadLettersListCommand: AsyncParsableCommand {
+struct DeadLettersListSubcommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "One line per dead letter, from the head of the queue; nothing is removed.",
@@ -29,7 +29,7 @@ struct DeadLettersListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let now = Date()
-        try await DeadLettersCommand.withQueue(broker) { queue in
+        try await DeadLettersSubcommand.withQueue(broker) { queue in
             var shown = 0
             let held = try await queue.list(limit: limit) { letter in
                 if json {

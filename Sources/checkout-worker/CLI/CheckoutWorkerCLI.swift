@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `checkout-worker`: the shop's checkout as a RabbitMQ queue worker.
 @main
-struct CheckoutWorkerCommand: AsyncParsableCommand {
+struct CheckoutWorkerCLI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "checkout-worker",
         abstract: "Handles cart.sync and order.place commands from RabbitMQ and publishes their result events.",
@@ -11,7 +11,7 @@ struct CheckoutWorkerCommand: AsyncParsableCommand {
             The message contract is described in asyncapi.yaml.
             """,
         version: CheckoutWorkerVersion.current,
-        subcommands: [RunCommand.self, CatalogCommand.self, SendCommand.self, DeadLettersCommand.self],
-        defaultSubcommand: RunCommand.self
+        subcommands: [RunSubcommand.self, CatalogSubcommand.self, SendSubcommand.self, DeadLettersSubcommand.self],
+        defaultSubcommand: RunSubcommand.self
     )
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import CheckoutMessaging
 
 /// `checkout-worker dead-letters replay`: sends dead letters back to the worker once the cause is fixed.
-struct DeadLettersReplayCommand: AsyncParsableCommand {
+struct DeadLettersReplaySubcommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
         abstract: "Publish dead letters back to checkout.commands as the client sent them, and remove each once the broker confirmed it.",
@@ -28,7 +28,7 @@ struct DeadLettersReplayCommand: AsyncParsableCommand {
         var replayed = 0
         var duplicates = 0
         var kept = 0
-        try await DeadLettersCommand.withQueue(broker) { queue in
+        try await DeadLettersSubcommand.withQueue(broker) { queue in
             try await queue.replay(selection.selection, dryRun: dryRun) { outcome in
                 switch outcome {
                 case .replayed(let letter):
@@ -52,7 +52,7 @@ struct DeadLettersReplayCommand: AsyncParsableCommand {
         StandardOutput.line(summary)
         let unmatched = selection.unmatched(by: matched)
         if !unmatched.isEmpty {
-            throw CommandFailure("no dead letter at \(unmatched.map(\.description).joined(separator: ", "))")
+            throw SubcommandFailure("no dead letter at \(unmatched.map(\.description).joined(separator: ", "))")
         }
     }
 

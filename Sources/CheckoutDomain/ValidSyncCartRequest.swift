@@ -1,5 +1,5 @@
 /// A ``SyncCartRequest`` that passed every rule of form.
-struct SyncCartCommand: Sendable {
+struct ValidSyncCartRequest: Sendable {
     static let maximumLines = 100
     static let quantities = 1...99
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import CheckoutMessaging
 
 /// `checkout-worker dead-letters purge`: removes dead letters for good.
-struct DeadLettersPurgeCommand: AsyncParsableCommand {
+struct DeadLettersPurgeSubcommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "purge",
         abstract: "Remove dead letters for good, and say how many.",
@@ -22,16 +22,16 @@ struct DeadLettersPurgeCommand: AsyncParsableCommand {
 
     func run() async throws {
         var matched: [DeadLetter] = []
-        try await DeadLettersCommand.withQueue(broker) { queue in
+        try await DeadLettersSubcommand.withQueue(broker) { queue in
             let count = try await queue.purge(selection.selection) { letter in
                 matched.append(letter)
-                StandardOutput.line("purge \(DeadLettersReplayCommand.describe(letter))")
+                StandardOutput.line("purge \(DeadLettersReplaySubcommand.describe(letter))")
             }
             StandardOutput.line("purged \(count) dead letter\(count == 1 ? "" : "s") from \(queue.name)")
         }
         let unmatched = selection.unmatched(by: matched)
         if !unmatched.isEmpty {
-            throw CommandFailure("no dead letter at \(unmatched.map(\.description).joined(separator: ", "))")
+            throw SubcommandFailure("no dead letter at \(unmatched.map(\.description).joined(separator: ", "))")
         }
     }
 }
