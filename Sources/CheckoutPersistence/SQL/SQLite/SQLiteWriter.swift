@@ -28,12 +28,6 @@ actor SQLiteWriter {
     /// A body that throws or ends with `.rollback` undoes only its own changes. If the transaction
     /// itself fails (its `COMMIT`, or an error after which SQLite rolled it back), every caller in the
     /// batch gets that error and none of their changes stay.
-    /// A write after the store closed (the worker is stopping): retryable, since another worker, or this
-    /// one restarted, can do it.
-    private static func closed(_ file: SQLiteFile) -> RetryableError {
-        RetryableError(code: .databaseUnavailable, context: "writing to SQLite database \(file.path): the store is closed")
-    }
-
     func write<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>) async throws -> Result {
         guard !isClosed else { throw Self.closed(file) }
         return try await withCheckedThrowingContinuation { continuation in
@@ -60,6 +54,12 @@ actor SQLiteWriter {
         await writing?.value
         await connection?.close()
         connection = nil
+    }
+
+    /// A write after the store closed (the worker is stopping): retryable, since another worker, or this
+    /// one restarted, can do it.
+    private static func closed(_ file: SQLiteFile) -> RetryableError {
+        RetryableError(code: .databaseUnavailable, context: "writing to SQLite database \(file.path): the store is closed")
     }
 
     private func writeQueued() async {
