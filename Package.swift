@@ -188,7 +188,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        .testTarget(name: "CheckoutDomainTests", dependencies: ["CheckoutDomain"], swiftSettings: swiftSettings),
+        .testTarget(name: "CheckoutDomainTests", dependencies: ["CheckoutDomain", "CheckoutPersistence"], swiftSettings: swiftSettings),
         .testTarget(name: "JSONWritingTests", dependencies: ["JSONWriting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CheckoutObservabilityTests",
