@@ -1,4 +1,5 @@
 import CheckoutDomain
+import CheckoutTestSupport
 import Synchronization
 
 /// What a test arranged to happen at the store's port calls: a call failing as the database would
