@@ -337,7 +337,8 @@ import Testing
         let (sut, store, output, _) = try await makeSUT(interceptor: interceptor)
         interceptor.before(.syncRecord) {
             let first = cart(version: 1, lines: [line("SKU-RED-M", 2)], syncedAt: .distantPast)
-            _ = try await store.syncCarts.record(.synced(cart: SyncedCart(cart: first, adjustments: [])), digest: nil, for: commandID("cmd-1"))
+            let outcome = SyncCartOutcome.synced(cart: SyncedCart(cart: first, adjustments: []))
+            _ = try await store.syncCarts.record(outcome, digest: nil, for: commandID("cmd-1"))
         }
 
         try await sut.execute(request(commandID: "cmd-1"))
@@ -433,7 +434,8 @@ import Testing
         for cart in stored { try await store.seed(cart) }
         let output = SyncCartOutputSpy()
         let clock = TestClock()
-        let sut = SyncCartUseCase(store: InterceptedSyncCartStore(store: store.syncCarts, interceptor: interceptor), output: output, now: clock.now)
+        let ports = InterceptedSyncCartStore(store: store.syncCarts, interceptor: interceptor)
+        let sut = SyncCartUseCase(store: ports, output: output, now: clock.now)
         return (sut, store, output, clock)
     }
 
