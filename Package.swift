@@ -188,12 +188,25 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        .testTarget(name: "CheckoutDomainTests", dependencies: ["CheckoutDomain"], swiftSettings: swiftSettings),
+        // Fixtures, output spies and payment processor fakes that more than one test target uses.
+        .target(
+            name: "CheckoutTestSupport",
+            dependencies: ["CheckoutDomain"],
+            path: "Tests/CheckoutTestSupport",
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(
+            name: "CheckoutDomainTests",
+            dependencies: ["CheckoutDomain", "CheckoutPersistence", "CheckoutTestSupport"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "JSONWritingTests", dependencies: ["JSONWriting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CheckoutObservabilityTests",
             dependencies: [
                 "CheckoutObservability",
+                "CheckoutTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -204,6 +217,7 @@ let package = Package(
             dependencies: [
                 "CheckoutDomain",
                 "CheckoutPersistence",
+                "CheckoutTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -236,6 +250,7 @@ let package = Package(
                 "CheckoutDomain",
                 "CheckoutPayments",
                 "CheckoutPaymentsTesting",
+                "CheckoutTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,4 +1,5 @@
 import CheckoutDomain
+import CheckoutTestSupport
 import Foundation
 import Testing
 

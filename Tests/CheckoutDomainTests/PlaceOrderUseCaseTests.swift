@@ -1,4 +1,6 @@
 import CheckoutDomain
+import CheckoutPersistence
+import CheckoutTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +8,7 @@ import Testing
     // MARK: Placing an order
 
     @Test func placesTheOrderChargingTheTotalOnce() async throws {
-        let (sut, database, payments, output, clock) = await makeSUT()
+        let (sut, store, payments, output, clock) = try await makeSUT()
 
         try await sut.execute(request(commandID: "cmd-1", expectedTotal: 5998, token: "tok_visa"))
 
@@ -22,15 +24,15 @@ import Testing
         )
         #expect(await output.messages == [.didPlace(order)])
         #expect(await payments.messages == [.charge(eur(5998), token: "tok_visa", idempotencyKey: commandID("cmd-1"))])
-        #expect(await database.state.orders == [order])
-        #expect(await database.state.products?[sku("SKU-RED-M")]?.stock == 8)
-        #expect(await database.state.carts[cartID()]?.isCheckedOut == true)
+        #expect(try await store.orders(forCart: cartID()) == [order])
+        #expect(try await store.stock(of: "SKU-RED-M") == 8)
+        #expect(try await store.carts.cart(cartID())?.isCheckedOut == true)
     }
 
     // MARK: Rejections before payment
 
     @Test func rejectsAnUnknownCartAndChargesNothing() async throws {
-        let (sut, _, payments, output, _) = await makeSUT(carts: [])
+        let (sut, _, payments, output, _) = try await makeSUT(carts: [])
 
         try await sut.execute(request())
 
@@ -39,27 +41,28 @@ import Testing
     }
 
     @Test func rejectsAnotherCustomersCartAsForbiddenAndChargesNothing() async throws {
-        let (sut, database, payments, output, _) = await makeSUT(carts: [cart(owner: "cust-8")])
+        let (sut, store, payments, output, _) = try await makeSUT(carts: [cart(owner: "cust-8")])
 
         try await sut.execute(request(customerID: "cust-7"))
 
         #expect(await rejections(output).map(\.reason) == [.forbidden])
         #expect(await payments.messages.isEmpty)
-        #expect(await database.state.orders.isEmpty)
+        #expect(try await store.orders(forCart: cartID()).isEmpty)
     }
 
     @Test func rejectsACheckedOutCartAndChargesNothing() async throws {
-        let (sut, database, payments, output, _) = await makeSUT(carts: [cart(isCheckedOut: true)])
+        let (sut, store, payments, output, _) = try await makeSUT(carts: [cart(isCheckedOut: true)])
+        let ordersBefore = try await store.orders(forCart: cartID())
 
         try await sut.execute(request())
 
         #expect(await rejections(output).map(\.reason) == [.cartCheckedOut])
         #expect(await payments.charges.isEmpty)
-        #expect(await database.state.orders.isEmpty)
+        #expect(try await store.orders(forCart: cartID()) == ordersBefore)
     }
 
     @Test func rejectsAnEmptyCartAndChargesNothing() async throws {
-        let (sut, _, payments, output, _) = await makeSUT(carts: [cart(lines: [])])
+        let (sut, _, payments, output, _) = try await makeSUT(carts: [cart(lines: [])])
 
         try await sut.execute(request(expectedTotal: 0))
 
@@ -68,7 +71,7 @@ import Testing
     }
 
     @Test func rejectsACartThatChangedSinceTheClientSawItAndChargesNothing() async throws {
-        let (sut, _, payments, output, _) = await makeSUT(carts: [cart(version: 3)])
+        let (sut, _, payments, output, _) = try await makeSUT(carts: [cart(version: 3)])
 
         try await sut.execute(request(cartVersion: 2))
 
@@ -78,7 +81,7 @@ import Testing
     }
 
     @Test func rejectsAChangedPriceWithTheNewTotalAndChargesNothing() async throws {
-        let (sut, database, payments, output, _) = await makeSUT(products: [product("SKU-RED-M", price: eur(3249))])
+        let (sut, store, payments, output, _) = try await makeSUT(products: [product("SKU-RED-M", price: eur(3249))])
 
         try await sut.execute(request(expectedTotal: 5998))
 
@@ -86,11 +89,11 @@ import Testing
         #expect(rejection.reason == .priceChanged)
         #expect(rejection.newTotal == eur(6498))
         #expect(await payments.charges.isEmpty)
-        #expect(await database.state.orders.isEmpty)
+        #expect(try await store.orders(forCart: cartID()).isEmpty)
     }
 
     @Test func rejectsAnExpectedTotalInAnotherCurrencyAsPriceChanged() async throws {
-        let (sut, _, payments, output, _) = await makeSUT()
+        let (sut, _, payments, output, _) = try await makeSUT()
 
         try await sut.execute(request(expectedTotal: 5998, currency: "USD"))
 
@@ -99,7 +102,7 @@ import Testing
     }
 
     @Test func rejectsLinesOutOfStockNamingTheirSKUsAndChargesNothing() async throws {
-        let (sut, database, payments, output, _) = await makeSUT(
+        let (sut, store, payments, output, _) = try await makeSUT(
             products: [product("SKU-RED-M", stock: 1), product("SKU-BLUE-L", stock: 5), product("SKU-OLD", price: eur(100), isActive: false)],
             carts: [cart(lines: [line("SKU-RED-M", 2), line("SKU-BLUE-L", 1), line("SKU-OLD", 1, at: eur(100))])]
         )
@@ -110,11 +113,11 @@ import Testing
         #expect(rejection.reason == .outOfStock)
         #expect(rejection.skus == [sku("SKU-RED-M"), sku("SKU-OLD")])
         #expect(await payments.charges.isEmpty)
-        #expect(await database.state.products?[sku("SKU-BLUE-L")]?.stock == 5)
+        #expect(try await store.stock(of: "SKU-BLUE-L") == 5)
     }
 
     @Test func rejectsALineWhoseProductLeftTheCatalogAsOutOfStock() async throws {
-        let (sut, _, payments, output, _) = await makeSUT(
+        let (sut, _, payments, output, _) = try await makeSUT(
             products: [product("SKU-RED-M")],
             carts: [cart(lines: [line("SKU-RED-M", 2), line("SKU-GONE", 1, at: eur(500))])]
         )
@@ -126,7 +129,7 @@ import Testing
     }
 
     @Test func rejectsARepricingThatOverflowsAsInvalidRequestAndChargesNothing() async throws {
-        let (sut, _, payments, output, _) = await makeSUT(
+        let (sut, _, payments, output, _) = try await makeSUT(
             products: [product("SKU-A", price: eur(.max / 2), stock: 99)],
             carts: [cart(lines: [line("SKU-A", 3, at: eur(1))])]
         )
@@ -140,7 +143,8 @@ import Testing
     }
 
     @Test func invalidRequestNamesEveryViolationAndChargesNothing() async throws {
-        let (sut, database, payments, output, _) = await makeSUT()
+        let interceptor = StoreInterceptor()
+        let (sut, _, payments, output, _) = try await makeSUT(interceptor: interceptor)
         let invalid = PlaceOrderRequest(
             commandID: "",
             cartID: String(repeating: "c", count: 65),
@@ -159,24 +163,24 @@ import Testing
             #expect(rejection.message.contains("\(field) "), "message does not name \(field): \(rejection.message)")
         }
         #expect(await payments.messages.isEmpty)
-        #expect(await database.state.placeCommands.isEmpty)
+        #expect(interceptor.calls.isEmpty)
     }
 
     @Test func checksTheCartRulesInTheContractsOrder() async throws {
-        let (sut, database, payments, output, _) = await makeSUT(carts: [cart(owner: "cust-8", version: 3, lines: [], isCheckedOut: true)])
+        let emptyCart = cart(owner: "cust-8", version: 3, lines: [])
+        let (sut, store, payments, output, _) = try await makeSUT(carts: [emptyCart])
 
-        try await sut.execute(request(commandID: "cmd-1", cartVersion: 1))
-        await database.update { $0.carts[cartID()] = cart(version: 3, lines: [], isCheckedOut: true) }
-        try await sut.execute(request(commandID: "cmd-2", cartVersion: 1))
-        await database.update { $0.carts[cartID()] = cart(version: 3, lines: []) }
-        try await sut.execute(request(commandID: "cmd-3", cartVersion: 1))
+        try await sut.execute(request(commandID: "cmd-1", customerID: "cust-8", cartVersion: 1))
+        try await store.checkOut(emptyCart)
+        try await sut.execute(request(commandID: "cmd-2", customerID: "cust-7", cartVersion: 1))
+        try await sut.execute(request(commandID: "cmd-3", customerID: "cust-8", cartVersion: 1))
 
-        #expect(await rejections(output).map(\.reason) == [.forbidden, .cartCheckedOut, .cartEmpty])
+        #expect(await rejections(output).map(\.reason) == [.cartEmpty, .forbidden, .cartCheckedOut])
         #expect(await payments.charges.isEmpty)
     }
 
     @Test func reportsAChangedPriceBeforeMissingStock() async throws {
-        let (sut, _, payments, output, _) = await makeSUT(products: [product("SKU-RED-M", price: eur(3000), stock: 0)])
+        let (sut, _, payments, output, _) = try await makeSUT(products: [product("SKU-RED-M", price: eur(3000), stock: 0)])
 
         try await sut.execute(request(expectedTotal: 5998))
 
@@ -187,7 +191,7 @@ import Testing
     // MARK: Payment
 
     @Test func rejectsADeclinedPaymentWithTheProcessorsCode() async throws {
-        let (sut, database, payments, output, _) = await makeSUT(answer: .decline(DeclineCode("insufficient_funds")))
+        let (sut, store, payments, output, _) = try await makeSUT(answer: .decline(DeclineCode("insufficient_funds")))
 
         try await sut.execute(request())
 
@@ -195,12 +199,12 @@ import Testing
         #expect(rejection.reason == .paymentDeclined)
         #expect(rejection.declineCode == DeclineCode("insufficient_funds"))
         #expect(await payments.payments.isEmpty)
-        #expect(await database.state.orders.isEmpty)
-        #expect(await database.state.carts[cartID()]?.isCheckedOut == false)
+        #expect(try await store.orders(forCart: cartID()).isEmpty)
+        #expect(try await store.carts.cart(cartID())?.isCheckedOut == false)
     }
 
     @Test func answersARefusedPaymentAtOnceAsPaymentFailedWithoutRetryOrCharge() async throws {
-        let (sut, database, payments, output, _) = await makeSUT(answer: .refuse("No such PaymentMethod: 'pm_gone'"))
+        let (sut, store, payments, output, _) = try await makeSUT(answer: .refuse("No such PaymentMethod: 'pm_gone'"))
 
         try await sut.execute(request(commandID: "cmd-1", token: "pm_gone"))
 
@@ -210,12 +214,12 @@ import Testing
         #expect(await payments.charges.count == 1)
         #expect(await payments.payments.isEmpty)
         #expect(await payments.refunds.isEmpty)
-        #expect(await database.state.orders.isEmpty)
-        #expect(await database.state.carts[cartID()]?.isCheckedOut == false)
+        #expect(try await store.orders(forCart: cartID()).isEmpty)
+        #expect(try await store.carts.cart(cartID())?.isCheckedOut == false)
     }
 
     @Test func aRefusedPaymentRedeliveredIsAnsweredAgainWithoutAskingTheProcessor() async throws {
-        let (sut, _, payments, output, _) = await makeSUT(answer: .refuse("Invalid currency"))
+        let (sut, _, payments, output, _) = try await makeSUT(answer: .refuse("Invalid currency"))
         try await sut.execute(request(commandID: "cmd-1"))
 
         try await sut.execute(request(commandID: "cmd-1"))
@@ -226,7 +230,7 @@ import Testing
     }
 
     @Test func rejectsATokenOfAFormTheProcessorCannotTakeAsInvalidRequestBeforeLookingAtTheCart() async throws {
-        let (sut, _, payments, output, _) = await makeSUT(carts: [], tokensOfInvalidForm: ["4242424242424242"])
+        let (sut, _, payments, output, _) = try await makeSUT(carts: [], tokensOfInvalidForm: ["4242424242424242"])
 
         try await sut.execute(request(token: "4242424242424242"))
 
@@ -237,24 +241,22 @@ import Testing
     }
 
     @Test func aPaymentProcessorFailureIsRetryableAndLeavesNothingBehind() async throws {
-        let (sut, database, payments, output, _) = await makeSUT(answer: .fail)
+        let (sut, store, payments, output, clock) = try await makeSUT(answer: .fail)
 
         let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
 
         #expect(error?.code == .paymentProcessorUnavailable)
         #expect(await payments.payments.isEmpty)
         #expect(await output.messages.isEmpty)
-        #expect(await database.state.placeCommands.isEmpty)
+        #expect(try await anotherWorkerCanClaim("cmd-1", in: store, at: clock.now()))
     }
 
     // MARK: A failed store after the charge
 
     @Test func refundsTheChargeWhenStockRanOutWhilePaying() async throws {
-        let database = InMemoryDatabase()
-        let orders = InterleavingOrders(database: database) { state in
-            state.products?[sku("SKU-RED-M")] = product("SKU-RED-M", stock: 1)
-        }
-        let (sut, _, payments, output, _) = await makeSUT(database: database, orders: orders)
+        let interceptor = StoreInterceptor()
+        let (sut, store, payments, output, _) = try await makeSUT(interceptor: interceptor)
+        interceptor.before(.placeOrder) { _ = try await store.importCatalog([product("SKU-RED-M", stock: 1)]) }
 
         try await sut.execute(request(commandID: "cmd-1"))
 
@@ -264,31 +266,27 @@ import Testing
         #expect(rejection.refundedPayment == payment)
         #expect(await payments.refunds == [.refund(payment)])
         #expect(await payments.charges.count == 1)
-        #expect(await database.state.orders.isEmpty)
-        #expect(await database.state.products?[sku("SKU-RED-M")]?.stock == 1)
-        #expect(await database.state.carts[cartID()]?.isCheckedOut == false)
+        #expect(try await store.orders(forCart: cartID()).isEmpty)
+        #expect(try await store.stock(of: "SKU-RED-M") == 1)
+        #expect(try await store.carts.cart(cartID())?.isCheckedOut == false)
     }
 
     @Test func refundsTheChargeWhenTheCartChangedWhilePaying() async throws {
-        let database = InMemoryDatabase()
-        let orders = InterleavingOrders(database: database) { state in
-            state.carts[cartID()] = cart(version: 2)
-        }
-        let (sut, _, payments, output, _) = await makeSUT(database: database, orders: orders)
+        let interceptor = StoreInterceptor()
+        let (sut, store, payments, output, _) = try await makeSUT(interceptor: interceptor)
+        interceptor.before(.placeOrder) { try await store.seed(cart(version: 2)) }
 
         try await sut.execute(request())
 
         #expect(await rejections(output).map(\.reason) == [.orderFailed])
         #expect(await payments.refunds.count == 1)
-        #expect(await database.state.orders.isEmpty)
+        #expect(try await store.orders(forCart: cartID()).isEmpty)
     }
 
     @Test func aRefundThatFailedIsMadeWhenTheRedeliveryReplaysOrderFailed() async throws {
-        let database = InMemoryDatabase()
-        let orders = InterleavingOrders(database: database) { state in
-            state.products?[sku("SKU-RED-M")] = product("SKU-RED-M", stock: 0)
-        }
-        let (sut, _, payments, output, _) = await makeSUT(database: database, orders: orders)
+        let interceptor = StoreInterceptor()
+        let (sut, store, payments, output, _) = try await makeSUT(interceptor: interceptor)
+        interceptor.before(.placeOrder) { _ = try await store.importCatalog([product("SKU-RED-M", stock: 0)]) }
         await payments.failRefunds(1)
 
         let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
@@ -304,45 +302,45 @@ import Testing
     }
 
     @Test func aDatabaseFailureAfterTheChargeIsRetriedWithTheSameIdempotencyKey() async throws {
-        let (sut, database, payments, output, _) = await makeSUT()
-        await database.update { $0.failing = [.placeOrder] }
+        let interceptor = StoreInterceptor()
+        let (sut, store, payments, output, clock) = try await makeSUT(interceptor: interceptor)
+        interceptor.fail([.placeOrder])
 
         let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
         #expect(error?.code == .databaseUnavailable)
-        #expect(await database.state.placeCommands.isEmpty)
+        #expect(try await anotherWorkerCanClaim("cmd-1", in: store, at: clock.now()))
 
-        await database.update { $0.failing = [] }
+        interceptor.fail([])
         try await sut.execute(request(commandID: "cmd-1"))
 
         let charge = PaymentProcessorSpy.Message.charge(eur(5998), token: "tok_visa", idempotencyKey: commandID("cmd-1"))
         #expect(await payments.charges == [charge, charge])
         #expect(await payments.payments.count == 1)
         #expect(await payments.refunds.isEmpty)
-        #expect(await database.state.orders.count == 1)
+        #expect(try await store.orders(forCart: cartID()).count == 1)
         #expect(await output.messages.count == 1)
     }
 
     @Test func aRetryRejectedBeforePaymentRefundsWhatTheEarlierAttemptCharged() async throws {
-        let (sut, database, payments, output, _) = await makeSUT()
-        await database.update { $0.failing = [.placeOrder] }
+        let interceptor = StoreInterceptor()
+        let (sut, store, payments, output, _) = try await makeSUT(interceptor: interceptor)
+        interceptor.fail([.placeOrder])
         await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
-        await database.update { state in
-            state.failing = []
-            state.products?[sku("SKU-RED-M")] = product("SKU-RED-M", price: eur(2999), stock: 1)
-        }
+        interceptor.fail([])
+        _ = try await store.importCatalog([product("SKU-RED-M", price: eur(2999), stock: 1)])
 
         try await sut.execute(request(commandID: "cmd-1"))
 
         #expect(await rejections(output).map(\.reason) == [.outOfStock])
         // The approval was recorded before the order write failed: refunded by its id, without a search.
         #expect(await payments.refunds == [.refund(Payment(id: PaymentID("pay_cmd-1"), amount: eur(5998)))])
-        #expect(await database.state.orders.isEmpty)
+        #expect(try await store.orders(forCart: cartID()).isEmpty)
     }
 
     /// The charge log says whether any attempt of the command (a retry, or the client publishing it
     /// again) asked for a charge: when none did, a rejection that could follow one asks the processor nothing.
     @Test func aRejectionOfACommandNoAttemptOfWhichAskedForAChargeAsksTheProcessorNothing() async throws {
-        let (sut, _, payments, output, _) = await makeSUT(carts: [cart(version: 3)])
+        let (sut, _, payments, output, _) = try await makeSUT(carts: [cart(version: 3)])
 
         try await sut.execute(request(commandID: "cmd-1"))
 
@@ -353,8 +351,8 @@ import Testing
     /// An attempt killed between asking for the charge and hearing the answer leaves only the request:
     /// the processor's search, which may lag behind the charge, is not believed while it may still lag.
     @Test func aChargeWhoseAnswerWasLostIsSearchedForUntilTheSearchCanBeBelieved() async throws {
-        let (sut, database, payments, output, clock) = await makeSUT(carts: [cart(version: 3)])
-        await database.update { $0.charges[commandID("cmd-1")] = .requested(at: clock.now()) }
+        let (sut, store, payments, output, clock) = try await makeSUT(carts: [cart(version: 3)])
+        try await store.charges.record(.requested(at: clock.now()), for: commandID("cmd-1"))
 
         let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
         #expect(error?.code == .paymentProcessorUnavailable)
@@ -368,9 +366,9 @@ import Testing
     }
 
     @Test func aChargeWhoseAnswerWasLostIsRefundedOnceTheSearchShowsIt() async throws {
-        let (sut, database, payments, output, clock) = await makeSUT(carts: [cart(version: 3)])
+        let (sut, store, payments, output, clock) = try await makeSUT(carts: [cart(version: 3)])
         _ = try await payments.charge(eur(5998), with: PaymentToken("tok_visa"), idempotencyKey: commandID("cmd-1"))
-        await database.update { $0.charges[commandID("cmd-1")] = .requested(at: clock.now()) }
+        try await store.charges.record(.requested(at: clock.now()), for: commandID("cmd-1"))
 
         try await sut.execute(request(commandID: "cmd-1"))
 
@@ -379,7 +377,7 @@ import Testing
     }
 
     @Test func aRejectionNoChargeCanPrecedeAsksForNoRefund() async throws {
-        let (sut, _, payments, output, _) = await makeSUT(carts: [])
+        let (sut, _, payments, output, _) = try await makeSUT(carts: [])
 
         try await sut.execute(request())
 
@@ -390,7 +388,7 @@ import Testing
     /// After the last retry the search is the last word: the answer is not held back for it, and a
     /// replay of the dead letter, once the search can be believed, refunds what it shows.
     @Test func abandonsAfterTheLastRetryAsPaymentUnavailableRefundingAnyChargeAndRecordingIt() async throws {
-        let (sut, database, payments, output, clock) = await makeSUT(answer: .fail)
+        let (sut, store, payments, output, clock) = try await makeSUT(answer: .fail)
         let cause = RetryableError(code: .paymentProcessorUnavailable, context: "charging 5998 EUR")
         await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
 
@@ -403,11 +401,12 @@ import Testing
         #expect(await rejections(output) == [rejection, rejection])
         #expect(await payments.charges.count == 1)
         #expect(await payments.refunds == [.refundCharge(idempotencyKey: commandID("cmd-1")), .refundCharge(idempotencyKey: commandID("cmd-1"))])
-        #expect(await database.state.placeCommands.outcome(for: commandID("cmd-1")) == .rejected(rejection: rejection))
+        let recorded = try await store.placeOrderCommands.claim(commandID("cmd-1"), digest: nil, at: clock.now(), leaseUntil: clock.now())
+        #expect(recorded == .completed(.rejected(rejection: rejection)))
     }
 
     @Test func abandoningAHandledCommandReportsItsOutcome() async throws {
-        let (sut, _, payments, output, _) = await makeSUT()
+        let (sut, _, payments, output, _) = try await makeSUT()
         try await sut.execute(request(commandID: "cmd-1"))
 
         try await sut.abandon(request(commandID: "cmd-1"), after: RetryableError(code: .databaseUnavailable, context: "storing"))
@@ -418,7 +417,6 @@ import Testing
     }
 
     @Test func reportsTheOrderOfAWorkerThatFinishedFirstWithoutRefundingIt() async throws {
-        let database = InMemoryDatabase()
         let winner = Order(
             id: OrderID(placedBy: commandID("cmd-1")),
             cartID: cartID(),
@@ -428,10 +426,9 @@ import Testing
             payment: Payment(id: PaymentID("pay_cmd-1"), amount: eur(5998)),
             placedAt: Date(timeIntervalSince1970: 1_799_999_990)
         )
-        let orders = InterleavingOrders(database: database) { state in
-            _ = state.placeCommands.record(.placed(order: winner), for: commandID("cmd-1"))
-        }
-        let (sut, _, payments, output, _) = await makeSUT(database: database, orders: orders)
+        let interceptor = StoreInterceptor()
+        let (sut, store, payments, output, _) = try await makeSUT(interceptor: interceptor)
+        interceptor.before(.placeOrder) { _ = try await store.placeOrderCommands.record(.placed(order: winner), for: commandID("cmd-1")) }
 
         try await sut.execute(request(commandID: "cmd-1"))
 
@@ -443,7 +440,7 @@ import Testing
     // MARK: Handling a command once
 
     @Test func replaysAPlacedOrderWithoutASecondChargeOrOrder() async throws {
-        let (sut, database, payments, output, clock) = await makeSUT()
+        let (sut, store, payments, output, clock) = try await makeSUT()
         try await sut.execute(request(commandID: "cmd-1"))
 
         clock.advance(by: 3600)
@@ -453,12 +450,12 @@ import Testing
         #expect(messages.count == 2)
         #expect(messages.first == messages.last)
         #expect(await payments.charges.count == 1)
-        #expect(await database.state.orders.count == 1)
-        #expect(await database.state.products?[sku("SKU-RED-M")]?.stock == 8)
+        #expect(try await store.orders(forCart: cartID()).count == 1)
+        #expect(try await store.stock(of: "SKU-RED-M") == 8)
     }
 
     @Test func replaysARejectionWithoutChargingAgain() async throws {
-        let (sut, _, payments, output, _) = await makeSUT(answer: .decline(DeclineCode("card_declined")))
+        let (sut, _, payments, output, _) = try await makeSUT(answer: .decline(DeclineCode("card_declined")))
         try await sut.execute(request(commandID: "cmd-1"))
         await payments.answerCharges(with: .approve)
 
@@ -470,7 +467,7 @@ import Testing
     }
 
     @Test func rejectsAnotherCommandReusingAPlacedOrdersIdWithNothingOfTheOrderAndNoCharge() async throws {
-        let (sut, database, payments, output, _) = await makeSUT()
+        let (sut, store, payments, output, _) = try await makeSUT()
         try await sut.execute(request(commandID: "cmd-1", digest: "aaa"))
 
         try await sut.execute(request(commandID: "cmd-1", customerID: "cust-8", token: "tok_other", digest: "bbb"))
@@ -480,11 +477,11 @@ import Testing
         )])
         #expect(await payments.charges.count == 1)
         #expect(await payments.refunds.isEmpty)
-        #expect(await database.state.orders.count == 1)
+        #expect(try await store.orders(forCart: cartID()).count == 1)
     }
 
     @Test func replaysAPlacedOrderToTheSameCommandSentAgain() async throws {
-        let (sut, _, payments, output, _) = await makeSUT()
+        let (sut, _, payments, output, _) = try await makeSUT()
         try await sut.execute(request(commandID: "cmd-1", digest: "aaa"))
 
         try await sut.execute(request(commandID: "cmd-1", digest: "aaa"))
@@ -496,8 +493,8 @@ import Testing
     }
 
     @Test func reportsACommandAnotherWorkerHoldsAsRetryableAndChargesNothing() async throws {
-        let (sut, database, payments, output, clock) = await makeSUT()
-        _ = try await processedCommands(database).claim(commandID("cmd-1"), digest: nil, at: clock.now(), leaseUntil: clock.now() + 120)
+        let (sut, store, payments, output, clock) = try await makeSUT()
+        _ = try await store.placeOrderCommands.claim(commandID("cmd-1"), digest: nil, at: clock.now(), leaseUntil: clock.now() + 120)
 
         let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
 
@@ -507,8 +504,8 @@ import Testing
     }
 
     @Test func takesOverTheClaimOfACrashedWorkerOnceItsLeaseExpired() async throws {
-        let (sut, database, payments, output, clock) = await makeSUT()
-        _ = try await processedCommands(database).claim(commandID("cmd-1"), digest: nil, at: clock.now(), leaseUntil: clock.now() + 120)
+        let (sut, store, payments, output, clock) = try await makeSUT()
+        _ = try await store.placeOrderCommands.claim(commandID("cmd-1"), digest: nil, at: clock.now(), leaseUntil: clock.now() + 120)
         clock.advance(by: 121)
 
         try await sut.execute(request(commandID: "cmd-1"))
@@ -524,33 +521,35 @@ import Testing
         carts: [Cart] = [cart(version: 1, lines: [line("SKU-RED-M", 2, at: eur(2999))])],
         answer: PaymentProcessorSpy.Answer? = .approve,
         tokensOfInvalidForm: Set<String> = [],
-        database: InMemoryDatabase = InMemoryDatabase(),
-        orders: (any OrderRepository)? = nil
-    ) async -> (sut: PlaceOrderUseCase, database: InMemoryDatabase, payments: PaymentProcessorSpy, output: PlaceOrderOutputSpy, clock: TestClock) {
-        await database.update { state in
-            state.products = Dictionary(uniqueKeysWithValues: products.map { ($0.sku, $0) })
-            for cart in carts { state.carts[cart.id] = cart }
-        }
+        interceptor: StoreInterceptor = StoreInterceptor()
+    ) async throws -> (
+        sut: PlaceOrderUseCase, store: CheckoutStore, payments: PaymentProcessorSpy, output: PlaceOrderOutputSpy, clock: TestClock
+    ) {
+        let store = CheckoutStore.inMemory()
+        _ = try await store.importCatalog(products)
+        for cart in carts { try await store.seed(cart) }
         let payments = PaymentProcessorSpy(refusingTheFormOf: tokensOfInvalidForm)
         if let answer { await payments.answerCharges(with: answer) }
         let output = PlaceOrderOutputSpy()
         let clock = TestClock()
         let sut = PlaceOrderUseCase(
-            carts: InMemoryCarts(database: database),
-            catalog: InMemoryCatalog(database: database),
-            orders: orders ?? InMemoryOrders(database: database),
+            carts: InterceptedCarts(carts: store.carts, interceptor: interceptor),
+            catalog: InterceptedCatalog(catalog: store.catalog, interceptor: interceptor),
+            orders: InterceptedOrders(orders: store.orders, interceptor: interceptor),
             payments: payments,
-            charges: InMemoryChargeLog(database: database),
-            processedCommands: processedCommands(database),
+            charges: InterceptedChargeLog(charges: store.charges, interceptor: interceptor),
+            processedCommands: InterceptedProcessedCommands(commands: store.placeOrderCommands, interceptor: interceptor),
             output: output,
             now: clock.now,
             claimLease: 120
         )
-        return (sut, database, payments, output, clock)
+        return (sut, store, payments, output, clock)
     }
 
-    private func processedCommands(_ database: InMemoryDatabase) -> InMemoryProcessedCommands<PlaceOrderOutcome> {
-        InMemoryProcessedCommands(database: database, log: \.placeCommands)
+    /// Whether another worker could take the command at `now`: nothing recorded for it and no claim held.
+    /// Asking leaves, at most, a claim that has expired by `now`.
+    private func anotherWorkerCanClaim(_ id: String, in store: CheckoutStore, at now: Date) async throws -> Bool {
+        try await store.placeOrderCommands.claim(commandID(id), digest: nil, at: now, leaseUntil: now) == .claimed
     }
 
     private func request(

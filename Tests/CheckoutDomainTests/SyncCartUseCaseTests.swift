@@ -1,4 +1,6 @@
 import CheckoutDomain
+import CheckoutPersistence
+import CheckoutTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +8,7 @@ import Testing
     // MARK: Accepted syncs
 
     @Test func syncsANewCartAtVersionOneWithCatalogPrices() async throws {
-        let (sut, database, output, clock) = await makeSUT(products: [product("SKU-RED-M", price: eur(2999)), product("SKU-BLUE-L", price: eur(1500))])
+        let (sut, store, output, clock) = try await makeSUT(products: [product("SKU-RED-M", price: eur(2999)), product("SKU-BLUE-L", price: eur(1500))])
 
         try await sut.execute(request(items: [item("SKU-RED-M", 2), item("SKU-BLUE-L", 1)]))
 
@@ -24,93 +26,95 @@ import Testing
         )
         #expect(await output.messages == [.didSync(expected)])
         #expect(expected.cart.subtotal == eur(7498))
-        #expect(await database.state.carts[cartID()] == expected.cart)
+        #expect(try await store.carts.cart(cartID()) == expected.cart)
     }
 
     @Test func syncsAnExistingCartToTheNextVersion() async throws {
-        let (sut, database, output, _) = await makeSUT(carts: [cart(version: 3)])
+        let (sut, store, output, _) = try await makeSUT(carts: [cart(version: 3)])
 
         try await sut.execute(request(baseVersion: 3))
 
-        #expect(await database.state.carts[cartID()]?.version == 4)
+        #expect(try await store.carts.cart(cartID())?.version == 4)
         #expect(await syncedVersions(output) == [4])
     }
 
     @Test func syncsAnEmptySnapshotToAnEmptyCart() async throws {
-        let (sut, database, _, _) = await makeSUT(carts: [cart(version: 1)])
+        let (sut, store, _, _) = try await makeSUT(carts: [cart(version: 1)])
 
         try await sut.execute(request(baseVersion: 1, items: []))
 
-        #expect(await database.state.carts[cartID()]?.lines == [])
+        #expect(try await store.carts.cart(cartID())?.lines == [])
     }
 
     // MARK: Business rejections
 
     @Test func rejectsAStaleBaseVersionWithTheCurrentVersion() async throws {
         let stored = cart(version: 2)
-        let (sut, database, output, _) = await makeSUT(carts: [stored])
+        let (sut, store, output, _) = try await makeSUT(carts: [stored])
 
         try await sut.execute(request(baseVersion: 1))
 
         #expect(await output.messages == [.didReject(SyncCartRejection(
             cartID: "cart-42", reason: .versionConflict, message: "cart cart-42 is at version 2, not 1", currentVersion: 2
         ))])
-        #expect(await database.state.carts[cartID()] == stored)
+        #expect(try await store.carts.cart(cartID()) == stored)
     }
 
     @Test func rejectsABaseVersionAboveZeroForACartThatDoesNotExist() async throws {
-        let (sut, database, output, _) = await makeSUT()
+        let (sut, store, output, _) = try await makeSUT()
 
         try await sut.execute(request(baseVersion: 1))
 
         #expect(await rejections(output).map(\.currentVersion) == [0])
-        #expect(await database.state.carts.isEmpty)
+        #expect(try await store.carts.cart(cartID()) == nil)
     }
 
     @Test func rejectsASyncThatLostTheRaceToAnotherSyncAsVersionConflict() async throws {
         let concurrentSync = cart(version: 1)
-        let (sut, database, output, _) = await makeSUT { $0.carts[concurrentSync.id] = concurrentSync }
+        let interceptor = StoreInterceptor()
+        let (sut, store, output, _) = try await makeSUT(interceptor: interceptor)
+        interceptor.before(.syncRecord) { try await store.seed(concurrentSync) }
 
         try await sut.execute(request(baseVersion: 0))
 
         #expect(await rejections(output).map(\.reason) == [.versionConflict])
         #expect(await rejections(output).map(\.currentVersion) == [1])
-        #expect(await database.state.carts[cartID()] == concurrentSync)
+        #expect(try await store.carts.cart(cartID()) == concurrentSync)
     }
 
     @Test func rejectsASyncOfAnotherCustomersCartAsForbidden() async throws {
         let stored = cart(owner: "cust-8", version: 1)
-        let (sut, database, output, _) = await makeSUT(carts: [stored])
+        let (sut, store, output, _) = try await makeSUT(carts: [stored])
 
         try await sut.execute(request(customerID: "cust-7", baseVersion: 1))
 
         #expect(await rejections(output).map(\.reason) == [.forbidden])
-        #expect(await database.state.carts[cartID()] == stored)
+        #expect(try await store.carts.cart(cartID()) == stored)
     }
 
     @Test func rejectsASyncOfACheckedOutCart() async throws {
         let stored = cart(version: 1, isCheckedOut: true)
-        let (sut, database, output, _) = await makeSUT(carts: [stored])
+        let (sut, store, output, _) = try await makeSUT(carts: [stored])
 
         try await sut.execute(request(baseVersion: 1))
 
         #expect(await rejections(output).map(\.reason) == [.cartCheckedOut])
-        #expect(await database.state.carts[cartID()] == stored)
+        #expect(try await store.carts.cart(cartID()) == stored)
     }
 
     @Test func rejectsACurrencyTheCatalogDoesNotPriceInAsInvalidRequest() async throws {
-        let (sut, database, output, _) = await makeSUT(products: [product("SKU-RED-M", price: eur(2999))])
+        let (sut, store, output, _) = try await makeSUT(products: [product("SKU-RED-M", price: eur(2999))])
 
         try await sut.execute(request(currency: "USD"))
 
         let rejection = try #require(await rejections(output).first)
         #expect(rejection.reason == .invalidRequest)
         #expect(rejection.message.contains("currency USD is not a currency of the catalog"))
-        #expect(await database.state.carts.isEmpty)
+        #expect(try await store.carts.cart(cartID()) == nil)
     }
 
     @Test func rejectsASubtotalThatOverflowsInsteadOfTrapping() async throws {
-        let (sut, database, output, _) = await makeSUT(products: [
+        let (sut, store, output, _) = try await makeSUT(products: [
             product("SKU-A", price: eur(.max / 4), stock: 99),
             product("SKU-B", price: eur(.max / 4), stock: 99),
         ])
@@ -120,17 +124,16 @@ import Testing
         let rejection = try #require(await rejections(output).first)
         #expect(rejection.reason == .invalidRequest)
         #expect(rejection.message.contains("money-overflow"))
-        #expect(await database.state.carts.isEmpty)
+        #expect(try await store.carts.cart(cartID()) == nil)
     }
 
     @Test func checksTheRulesInTheContractsOrder() async throws {
-        let (sut, database, output, _) = await makeSUT(carts: [cart(owner: "cust-8", version: 2, isCheckedOut: true)])
+        let (sut, _, output, _) = try await makeSUT(carts: [cart(owner: "cust-8", version: 2, isCheckedOut: true)])
 
         try await sut.execute(request(commandID: "cmd-1", baseVersion: 1, currency: "USD"))
         try await sut.execute(request(commandID: "cmd-2", baseVersion: 1))
         try await sut.execute(request(commandID: "cmd-3", baseVersion: 2))
-        await database.update { $0.carts[cartID()] = cart(version: 2, isCheckedOut: true) }
-        try await sut.execute(request(commandID: "cmd-4", baseVersion: 2))
+        try await sut.execute(request(commandID: "cmd-4", customerID: "cust-8", baseVersion: 2))
 
         #expect(await rejections(output).map(\.reason) == [.invalidRequest, .versionConflict, .forbidden, .cartCheckedOut])
     }
@@ -138,7 +141,7 @@ import Testing
     // MARK: Adjustments
 
     @Test func dropsAnUnknownSKU() async throws {
-        let (sut, _, output, _) = await makeSUT(products: [product("SKU-RED-M")])
+        let (sut, _, output, _) = try await makeSUT(products: [product("SKU-RED-M")])
 
         try await sut.execute(request(items: [item("SKU-RED-M", 1), item("SKU-GONE", 2)]))
 
@@ -149,7 +152,7 @@ import Testing
 
     @Test func dropsASKUNotPricedInTheCartsCurrencyAsUnknown() async throws {
         let dollars = Money(minorUnits: 100, currency: currency("USD"))
-        let (sut, _, output, _) = await makeSUT(products: [product("SKU-RED-M"), product("SKU-US", price: dollars)])
+        let (sut, _, output, _) = try await makeSUT(products: [product("SKU-RED-M"), product("SKU-US", price: dollars)])
 
         try await sut.execute(request(items: [item("SKU-US", 1)]))
 
@@ -159,7 +162,7 @@ import Testing
     }
 
     @Test func dropsAnInactiveSKU() async throws {
-        let (sut, _, output, _) = await makeSUT(products: [product("SKU-RED-M"), product("SKU-OLD", isActive: false)])
+        let (sut, _, output, _) = try await makeSUT(products: [product("SKU-RED-M"), product("SKU-OLD", isActive: false)])
 
         try await sut.execute(request(items: [item("SKU-OLD", 3), item("SKU-RED-M", 1)]))
 
@@ -169,7 +172,7 @@ import Testing
     }
 
     @Test func clampsAQuantityAboveStockToTheStock() async throws {
-        let (sut, _, output, _) = await makeSUT(products: [product("SKU-RED-M", price: eur(2999), stock: 3)])
+        let (sut, _, output, _) = try await makeSUT(products: [product("SKU-RED-M", price: eur(2999), stock: 3)])
 
         try await sut.execute(request(items: [item("SKU-RED-M", 5)]))
 
@@ -179,7 +182,7 @@ import Testing
     }
 
     @Test func dropsALineWhoseProductIsSoldOut() async throws {
-        let (sut, _, output, _) = await makeSUT(products: [product("SKU-RED-M", stock: 0)])
+        let (sut, _, output, _) = try await makeSUT(products: [product("SKU-RED-M", stock: 0)])
 
         try await sut.execute(request(items: [item("SKU-RED-M", 2)]))
 
@@ -189,7 +192,7 @@ import Testing
     }
 
     @Test func mergesTheSameSKUOnSeveralLinesCappedAt99() async throws {
-        let (sut, _, output, _) = await makeSUT(products: [product("SKU-RED-M", price: eur(100), stock: 500), product("SKU-BLUE-L")])
+        let (sut, _, output, _) = try await makeSUT(products: [product("SKU-RED-M", price: eur(100), stock: 500), product("SKU-BLUE-L")])
 
         try await sut.execute(request(items: [item("SKU-RED-M", 60), item("SKU-BLUE-L", 1), item("SKU-RED-M", 50)]))
 
@@ -200,7 +203,7 @@ import Testing
     }
 
     @Test func clampsAMergedLineToStockAfterMerging() async throws {
-        let (sut, _, output, _) = await makeSUT(products: [product("SKU-RED-M", stock: 4)])
+        let (sut, _, output, _) = try await makeSUT(products: [product("SKU-RED-M", stock: 4)])
 
         try await sut.execute(request(items: [item("SKU-RED-M", 2), item("SKU-RED-M", 3)]))
 
@@ -215,7 +218,7 @@ import Testing
 
     @Test func acceptsExactly100Lines() async throws {
         let skus = (1...100).map { "SKU-\($0)" }
-        let (sut, _, output, _) = await makeSUT(products: skus.map { product($0) })
+        let (sut, _, output, _) = try await makeSUT(products: skus.map { product($0) })
 
         try await sut.execute(request(items: skus.map { item($0, 1) }))
 
@@ -223,19 +226,19 @@ import Testing
     }
 
     @Test func rejectsMoreThan100LinesAsInvalidRequest() async throws {
-        let (sut, database, output, _) = await makeSUT()
+        let (sut, store, output, _) = try await makeSUT()
 
         try await sut.execute(request(items: (1...101).map { item("SKU-\($0)", 1) }))
 
         let rejection = try #require(await rejections(output).first)
         #expect(rejection.reason == .invalidRequest)
         #expect(rejection.message == "invalid request: items has 101 lines, at most 100 are allowed")
-        #expect(await database.state.syncCommands.isEmpty)
+        #expect(try await recordedOutcome(of: "cmd-1", in: store) == nil)
     }
 
     @Test(arguments: [0, -1, 100])
     func rejectsAQuantityOutside1To99AsInvalidRequest(quantity: Int) async throws {
-        let (sut, database, output, _) = await makeSUT()
+        let (sut, store, output, _) = try await makeSUT()
 
         try await sut.execute(request(items: [item("SKU-RED-M", quantity)]))
 
@@ -244,11 +247,12 @@ import Testing
             reason: .invalidRequest,
             message: "invalid request: items[0].quantity must be between 1 and 99 (is \(quantity))"
         )])
-        #expect(await database.state.carts.isEmpty)
+        #expect(try await store.carts.cart(cartID()) == nil)
     }
 
     @Test func invalidRequestNamesEveryViolation() async throws {
-        let (sut, database, output, _) = await makeSUT()
+        let interceptor = StoreInterceptor()
+        let (sut, _, output, _) = try await makeSUT(interceptor: interceptor)
         let invalid = SyncCartRequest(
             commandID: String(repeating: "c", count: 201),
             cartID: "cart 42",
@@ -266,15 +270,15 @@ import Testing
         for field in ["message_id", "cartId", "customerId", "currency", "items[0].sku", "items[1].quantity"] {
             #expect(rejection.message.contains("\(field) "), "message does not name \(field): \(rejection.message)")
         }
-        #expect(await database.state.syncCommands.isEmpty)
+        #expect(interceptor.calls.isEmpty)
     }
 
     // MARK: Handling a command once
 
     @Test func replaysAHandledCommandWithTheSameOutcomeAndNoSecondEffect() async throws {
-        let (sut, database, output, clock) = await makeSUT()
+        let (sut, store, output, clock) = try await makeSUT()
         try await sut.execute(request(commandID: "cmd-1"))
-        let stored = await database.state.carts[cartID()]
+        let stored = try await store.carts.cart(cartID())
 
         clock.advance(by: 3600)
         try await sut.execute(request(commandID: "cmd-1"))
@@ -282,11 +286,11 @@ import Testing
         let messages = await output.messages
         #expect(messages.count == 2)
         #expect(messages.first == messages.last)
-        #expect(await database.state.carts[cartID()] == stored)
+        #expect(try await store.carts.cart(cartID()) == stored)
     }
 
     @Test func replaysTheSameCommandSentAgainWithTheSameDigest() async throws {
-        let (sut, _, output, _) = await makeSUT()
+        let (sut, _, output, _) = try await makeSUT()
         try await sut.execute(request(commandID: "cmd-1", digest: "aaa"))
 
         try await sut.execute(request(commandID: "cmd-1", digest: "aaa"))
@@ -295,21 +299,21 @@ import Testing
     }
 
     @Test func rejectsAnotherCommandReusingAHandledIdWithNothingOfItsOutcomeAndNoEffect() async throws {
-        let (sut, database, output, _) = await makeSUT()
+        let (sut, store, output, _) = try await makeSUT()
         try await sut.execute(request(commandID: "cmd-1", digest: "aaa"))
-        let stored = await database.state.carts[cartID()]
+        let stored = try await store.carts.cart(cartID())
 
         try await sut.execute(request(commandID: "cmd-1", customerID: "cust-8", digest: "bbb"))
 
         #expect(await output.messages.last == .didReject(SyncCartRejection(
             cartID: "cart-42", reason: .duplicateMessageID, message: "message_id cmd-1 was already used by another command; nothing was done"
         )))
-        #expect(await database.state.carts[cartID()] == stored)
-        #expect(await database.state.syncCommands.outcome(for: commandID("cmd-1")).map { if case .synced = $0 { true } else { false } } == true)
+        #expect(try await store.carts.cart(cartID()) == stored)
+        #expect(try await recordedOutcome(of: "cmd-1", in: store).map { if case .synced = $0 { true } else { false } } == true)
     }
 
     @Test func abandoningAnotherCommandReusingAHandledIdRejectsItAsADuplicate() async throws {
-        let (sut, _, output, _) = await makeSUT()
+        let (sut, _, output, _) = try await makeSUT()
         try await sut.execute(request(commandID: "cmd-1", digest: "aaa"))
 
         try await sut.abandon(request(commandID: "cmd-1", digest: "bbb"), after: RetryableError(code: .databaseUnavailable, context: "test"))
@@ -318,9 +322,10 @@ import Testing
     }
 
     @Test func replaysARecordedRejection() async throws {
-        let (sut, database, output, _) = await makeSUT(carts: [cart(owner: "cust-8")])
+        let (sut, store, output, _) = try await makeSUT(carts: [cart(owner: "cust-8")])
         try await sut.execute(request(commandID: "cmd-1", baseVersion: 1))
-        await database.update { $0.carts = [:] }
+        // At version 2 the request's base version 1 would now be a version conflict, if it were decided again.
+        try await store.seed(cart(owner: "cust-8", version: 2))
 
         try await sut.execute(request(commandID: "cmd-1", baseVersion: 1))
 
@@ -328,50 +333,52 @@ import Testing
     }
 
     @Test func aDeliveryRacingTheSameCommandReportsTheOutcomeRecordedFirst() async throws {
-        let (sut, database, output, _) = await makeSUT { state in
-            let first = try! Cart(
-                id: cartID(), customerID: customerID(), version: 1, currency: currency("EUR"),
-                lines: [line("SKU-RED-M", 2)], isCheckedOut: false, syncedAt: .distantPast
-            )
-            state.carts[first.id] = first
-            _ = state.syncCommands.record(.synced(cart: SyncedCart(cart: first, adjustments: [])), digest: nil, for: commandID("cmd-1"))
+        let interceptor = StoreInterceptor()
+        let (sut, store, output, _) = try await makeSUT(interceptor: interceptor)
+        interceptor.before(.syncRecord) {
+            let first = cart(version: 1, lines: [line("SKU-RED-M", 2)], syncedAt: .distantPast)
+            let outcome = SyncCartOutcome.synced(cart: SyncedCart(cart: first, adjustments: []))
+            _ = try await store.syncCarts.record(outcome, digest: nil, for: commandID("cmd-1"))
         }
 
         try await sut.execute(request(commandID: "cmd-1"))
 
         #expect(await syncedCarts(output).map(\.cart.syncedAt) == [.distantPast])
-        #expect(await database.state.carts[cartID()]?.syncedAt == .distantPast)
+        #expect(try await store.carts.cart(cartID())?.syncedAt == .distantPast)
     }
 
     @Test func reportsTheOutcomeOfAWorkerThatFinishedFirst() async throws {
         let winner = SyncCartRejection(cartID: "cart-42", reason: .forbidden, message: "recorded first")
-        let (sut, database, output, _) = await makeSUT { state in
-            _ = state.syncCommands.record(.rejected(rejection: winner), for: commandID("cmd-1"))
+        let interceptor = StoreInterceptor()
+        let (sut, store, output, _) = try await makeSUT(interceptor: interceptor)
+        interceptor.before(.syncRecord) {
+            _ = try await store.syncCarts.record(.rejected(rejection: winner), digest: nil, for: commandID("cmd-1"))
         }
 
         try await sut.execute(request(commandID: "cmd-1"))
 
         #expect(await output.messages == [.didReject(winner)])
-        #expect(await database.state.carts.isEmpty)
+        #expect(try await store.carts.cart(cartID()) == nil)
     }
 
     @Test func aDatabaseFailureIsRetryableAndRecordsNothing() async throws {
-        let (sut, database, output, _) = await makeSUT()
-        await database.update { $0.failing = [.loadCart] }
+        let interceptor = StoreInterceptor()
+        let (sut, store, output, _) = try await makeSUT(interceptor: interceptor)
+        interceptor.fail([.syncSnapshot])
 
         let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
 
         #expect(error?.code == .databaseUnavailable)
         #expect(await output.messages.isEmpty)
-        #expect(await database.state.syncCommands.isEmpty)
+        #expect(try await recordedOutcome(of: "cmd-1", in: store) == nil)
 
-        await database.update { $0.failing = [] }
+        interceptor.fail([])
         try await sut.execute(request(commandID: "cmd-1"))
         #expect(await syncedVersions(output) == [1])
     }
 
     @Test func anOutcomeThatCouldNotBePublishedIsReportedAgainOnRedelivery() async throws {
-        let (sut, database, output, _) = await makeSUT()
+        let (sut, store, output, _) = try await makeSUT()
         await output.failPublishing(true)
         await #expect(throws: ConnectionLost.self) { try await sut.execute(request(commandID: "cmd-1")) }
 
@@ -379,13 +386,13 @@ import Testing
         try await sut.execute(request(commandID: "cmd-1"))
 
         #expect(await syncedVersions(output) == [1])
-        #expect(await database.state.carts[cartID()]?.version == 1)
+        #expect(try await store.carts.cart(cartID())?.version == 1)
     }
 
     // MARK: Helpers
 
     @Test func abandonsAfterTheLastRetryAsUnavailableWithoutRecordingIt() async throws {
-        let (sut, database, output, _) = await makeSUT()
+        let (sut, store, output, _) = try await makeSUT()
         let cause = RetryableError(code: .databaseUnavailable, context: "saving cart cart-42")
 
         try await sut.abandon(request(commandID: "cmd-1"), after: cause)
@@ -393,12 +400,13 @@ import Testing
 
         #expect(await rejections(output) == [.unavailable(cartID: "cart-42", after: cause)])
         #expect(await syncedVersions(output) == [1])
-        #expect(await database.state.carts[cartID()]?.version == 1)
+        #expect(try await store.carts.cart(cartID())?.version == 1)
     }
 
     @Test func abandonsAsUnavailableEvenWhileTheDatabaseIsDown() async throws {
-        let (sut, database, output, _) = await makeSUT()
-        await database.update { $0.failing = [.loadCart] }
+        let interceptor = StoreInterceptor()
+        let (sut, _, output, _) = try await makeSUT(interceptor: interceptor)
+        interceptor.fail([.syncSnapshot])
         let cause = RetryableError(code: .databaseUnavailable, context: "reading")
 
         try await sut.abandon(request(commandID: "cmd-1"), after: cause)
@@ -407,7 +415,7 @@ import Testing
     }
 
     @Test func abandoningAHandledCommandReportsItsOutcome() async throws {
-        let (sut, _, output, _) = await makeSUT()
+        let (sut, _, output, _) = try await makeSUT()
         try await sut.execute(request(commandID: "cmd-1"))
 
         try await sut.abandon(request(commandID: "cmd-1"), after: RetryableError(code: .databaseUnavailable, context: "saving"))
@@ -419,17 +427,21 @@ import Testing
     private func makeSUT(
         products: [Product] = [product("SKU-RED-M")],
         carts stored: [Cart] = [],
-        beforeRecord: @escaping @Sendable (inout DatabaseState) -> Void = { _ in }
-    ) async -> (sut: SyncCartUseCase, database: InMemoryDatabase, output: SyncCartOutputSpy, clock: TestClock) {
-        let database = InMemoryDatabase()
-        await database.update { state in
-            state.products = Dictionary(uniqueKeysWithValues: products.map { ($0.sku, $0) })
-            for cart in stored { state.carts[cart.id] = cart }
-        }
+        interceptor: StoreInterceptor = StoreInterceptor()
+    ) async throws -> (sut: SyncCartUseCase, store: CheckoutStore, output: SyncCartOutputSpy, clock: TestClock) {
+        let store = CheckoutStore.inMemory()
+        _ = try await store.importCatalog(products)
+        for cart in stored { try await store.seed(cart) }
         let output = SyncCartOutputSpy()
         let clock = TestClock()
-        let sut = SyncCartUseCase(store: InMemorySyncCartStore(database: database, beforeRecord: beforeRecord), output: output, now: clock.now)
-        return (sut, database, output, clock)
+        let ports = InterceptedSyncCartStore(store: store.syncCarts, interceptor: interceptor)
+        let sut = SyncCartUseCase(store: ports, output: output, now: clock.now)
+        return (sut, store, output, clock)
+    }
+
+    /// What the store recorded as the outcome of `id`, read as the use case reads it.
+    private func recordedOutcome(of id: String, in store: CheckoutStore) async throws -> SyncCartOutcome? {
+        try await store.syncCarts.snapshot(for: commandID(id), cart: cartID(), currency: currency("EUR"), skus: []).recorded?.outcome
     }
 
     private func request(

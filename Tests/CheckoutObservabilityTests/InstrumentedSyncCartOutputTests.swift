@@ -1,5 +1,6 @@
 import CheckoutDomain
 import CheckoutObservability
+import CheckoutTestSupport
 import Logging
 import Testing
 

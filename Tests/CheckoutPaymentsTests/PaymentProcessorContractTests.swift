@@ -1,5 +1,6 @@
 import CheckoutDomain
 import CheckoutPayments
+import CheckoutTestSupport
 import Testing
 
 /// What every payment processor promises the use cases, run against each implementation.
@@ -9,10 +10,10 @@ import Testing
         try await subject.withSUT { sut in
             let key = try uniqueCommandID()
 
-            let result = try await sut.processor.charge(euros(5998), with: visa, idempotencyKey: key)
+            let result = try await sut.processor.charge(eur(5998), with: visa, idempotencyKey: key)
 
             let payment = try #require(result.approvedPayment)
-            #expect(payment.amount == (try euros(5998)))
+            #expect(payment.amount == (eur(5998)))
             #expect(await sut.chargeCount(key) == 1)
         }
     }
@@ -22,7 +23,7 @@ import Testing
         try await subject.withSUT { sut in
             let key = try uniqueCommandID()
 
-            let result = try await sut.processor.charge(euros(5998), with: PaymentToken("tok_chargeDeclined"), idempotencyKey: key)
+            let result = try await sut.processor.charge(eur(5998), with: PaymentToken("tok_chargeDeclined"), idempotencyKey: key)
 
             #expect(result == .declined(sut.genericDeclineCode))
             #expect(await sut.chargeCount(key) == 0)
@@ -34,7 +35,7 @@ import Testing
         try await subject.withSUT { sut in
             let key = try uniqueCommandID()
 
-            let result = try await sut.processor.charge(euros(5998), with: PaymentToken("tok_chargeDeclinedInsufficientFunds"), idempotencyKey: key)
+            let result = try await sut.processor.charge(eur(5998), with: PaymentToken("tok_chargeDeclinedInsufficientFunds"), idempotencyKey: key)
 
             #expect(result == .declined(DeclineCode("insufficient_funds")))
             #expect(await sut.chargeCount(key) == 0)
@@ -45,7 +46,7 @@ import Testing
     func aRepeatedKeyReturnsTheSamePaymentAndChargesOnce(_ subject: PaymentProcessorSubject) async throws {
         try await subject.withSUT { sut in
             let key = try uniqueCommandID()
-            let amount = try euros(1250)
+            let amount = try eur(1250)
             let processor = sut.processor
             let first = try await processor.charge(amount, with: visa, idempotencyKey: key)
 
@@ -66,7 +67,7 @@ import Testing
     func manyKeysAtOnceAreChargedOnceEach(_ subject: PaymentProcessorSubject) async throws {
         try await subject.withSUT { sut in
             let keys = try (0..<10).map { _ in try uniqueCommandID() }
-            let amount = try euros(500)
+            let amount = try eur(500)
             let processor = sut.processor
 
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -87,9 +88,9 @@ import Testing
         try await subject.withSUT { sut in
             let key = try uniqueCommandID()
             let token = PaymentToken("tok_chargeDeclinedInsufficientFunds")
-            let first = try await sut.processor.charge(euros(700), with: token, idempotencyKey: key)
+            let first = try await sut.processor.charge(eur(700), with: token, idempotencyKey: key)
 
-            let again = try await sut.processor.charge(euros(700), with: token, idempotencyKey: key)
+            let again = try await sut.processor.charge(eur(700), with: token, idempotencyKey: key)
 
             #expect(again == first)
             #expect(await sut.chargeCount(key) == 0)
@@ -100,9 +101,9 @@ import Testing
     func theSameKeyForAnotherAmountFailsForGoodAndChargesNothingMore(_ subject: PaymentProcessorSubject) async throws {
         try await subject.withSUT { sut in
             let key = try uniqueCommandID()
-            _ = try await sut.processor.charge(euros(1000), with: visa, idempotencyKey: key)
+            _ = try await sut.processor.charge(eur(1000), with: visa, idempotencyKey: key)
 
-            let result = try await sut.processor.charge(euros(2000), with: visa, idempotencyKey: key)
+            let result = try await sut.processor.charge(eur(2000), with: visa, idempotencyKey: key)
 
             #expect(result.failure != nil)
             #expect(await sut.chargeCount(key) == 1)
@@ -115,7 +116,7 @@ import Testing
             let key = try uniqueCommandID()
 
             let error = await #expect(throws: RetryableError.self) {
-                try await sut.processor.charge(euros(5998), with: PaymentToken("tok_processingError"), idempotencyKey: key)
+                try await sut.processor.charge(eur(5998), with: PaymentToken("tok_processingError"), idempotencyKey: key)
             }
 
             #expect(error?.code == .paymentProcessorUnavailable)
@@ -126,7 +127,7 @@ import Testing
     @Test(arguments: PaymentProcessorSubject.allCases)
     func refundingTwiceGivesTheMoneyBackOnce(_ subject: PaymentProcessorSubject) async throws {
         try await subject.withSUT { sut in
-            let payment = try #require(try await sut.processor.charge(euros(5998), with: visa, idempotencyKey: uniqueCommandID()).approvedPayment)
+            let payment = try #require(try await sut.processor.charge(eur(5998), with: visa, idempotencyKey: uniqueCommandID()).approvedPayment)
 
             try await sut.processor.refund(payment)
             try await sut.processor.refund(payment)
@@ -140,7 +141,7 @@ import Testing
     @Test(arguments: [PaymentProcessorSubject.stripeOnFake])
     func refundingAPaymentNeverMadeIsRefusedForGood(_ subject: PaymentProcessorSubject) async throws {
         try await subject.withSUT { sut in
-            let stranger = Payment(id: PaymentID("pi_never_made"), amount: try euros(100))
+            let stranger = Payment(id: PaymentID("pi_never_made"), amount: eur(100))
 
             let error = await #expect(throws: PaymentProcessorError.self) {
                 try await sut.processor.refund(stranger)
@@ -154,7 +155,7 @@ import Testing
     func refundChargeGivesBackWhatTheKeyChargedOnce(_ subject: PaymentProcessorSubject) async throws {
         try await subject.withSUT { sut in
             let key = try uniqueCommandID()
-            let payment = try #require(try await sut.processor.charge(euros(4200), with: visa, idempotencyKey: key).approvedPayment)
+            let payment = try #require(try await sut.processor.charge(eur(4200), with: visa, idempotencyKey: key).approvedPayment)
 
             let refunded = try await sut.processor.refundCharge(madeWith: key)
             let refundedAgain = try await sut.processor.refundCharge(madeWith: key)
@@ -169,7 +170,7 @@ import Testing
     func refundChargeAfterARefundDoesNotRefundAgain(_ subject: PaymentProcessorSubject) async throws {
         try await subject.withSUT { sut in
             let key = try uniqueCommandID()
-            let payment = try #require(try await sut.processor.charge(euros(4200), with: visa, idempotencyKey: key).approvedPayment)
+            let payment = try #require(try await sut.processor.charge(eur(4200), with: visa, idempotencyKey: key).approvedPayment)
             try await sut.processor.refund(payment)
 
             let refunded = try await sut.processor.refundCharge(madeWith: key)
@@ -183,7 +184,7 @@ import Testing
     func refundChargeWithoutAChargeGivesBackNothing(_ subject: PaymentProcessorSubject) async throws {
         try await subject.withSUT { sut in
             let declinedKey = try uniqueCommandID()
-            _ = try await sut.processor.charge(euros(4200), with: PaymentToken("tok_chargeDeclined"), idempotencyKey: declinedKey)
+            _ = try await sut.processor.charge(eur(4200), with: PaymentToken("tok_chargeDeclined"), idempotencyKey: declinedKey)
 
             #expect(try await sut.processor.refundCharge(madeWith: uniqueCommandID()) == nil)
             #expect(try await sut.processor.refundCharge(madeWith: declinedKey) == nil)

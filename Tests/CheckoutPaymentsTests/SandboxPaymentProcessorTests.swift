@@ -1,12 +1,13 @@
 import CheckoutDomain
 import CheckoutPayments
+import CheckoutTestSupport
 import Testing
 
 @Suite struct SandboxPaymentProcessorTests {
     @Test func declinesAnUnknownTokenAsUnknownToken() async throws {
         let sut = makeSUT()
 
-        let result = try await sut.charge(euros(100), with: PaymentToken("tok_whatever"), idempotencyKey: uniqueCommandID())
+        let result = try await sut.charge(eur(100), with: PaymentToken("tok_whatever"), idempotencyKey: uniqueCommandID())
 
         #expect(result == .declined(DeclineCode("unknown_token")))
         #expect(await sut.charges.isEmpty)
@@ -15,9 +16,9 @@ import Testing
     @Test func theSameKeyWithAnotherTokenFailsForGood() async throws {
         let sut = makeSUT()
         let key = try uniqueCommandID()
-        _ = try await sut.charge(euros(100), with: PaymentToken("tok_chargeDeclined"), idempotencyKey: key)
+        _ = try await sut.charge(eur(100), with: PaymentToken("tok_chargeDeclined"), idempotencyKey: key)
 
-        let result = try await sut.charge(euros(100), with: visa, idempotencyKey: key)
+        let result = try await sut.charge(eur(100), with: visa, idempotencyKey: key)
 
         #expect(result.failure != nil)
         #expect(await sut.charges.isEmpty)
@@ -33,7 +34,7 @@ import Testing
 
         for _ in 0..<3 {
             await #expect(throws: RetryableError.self) {
-                try await sut.charge(euros(100), with: PaymentToken("tok_processingError"), idempotencyKey: key)
+                try await sut.charge(eur(100), with: PaymentToken("tok_processingError"), idempotencyKey: key)
             }
         }
     }
@@ -42,9 +43,9 @@ import Testing
         let sut = makeSUT()
         let first = try uniqueCommandID("first")
         let second = try uniqueCommandID("second")
-        let firstPayment = try #require(try await sut.charge(euros(100), with: visa, idempotencyKey: first).approvedPayment)
-        let secondPayment = try #require(try await sut.charge(euros(200), with: visa, idempotencyKey: second).approvedPayment)
-        _ = try await sut.charge(euros(300), with: PaymentToken("tok_chargeDeclined"), idempotencyKey: uniqueCommandID())
+        let firstPayment = try #require(try await sut.charge(eur(100), with: visa, idempotencyKey: first).approvedPayment)
+        let secondPayment = try #require(try await sut.charge(eur(200), with: visa, idempotencyKey: second).approvedPayment)
+        _ = try await sut.charge(eur(300), with: PaymentToken("tok_chargeDeclined"), idempotencyKey: uniqueCommandID())
 
         try await sut.refund(secondPayment)
 
@@ -58,8 +59,8 @@ import Testing
     @Test func paymentIDsAreDeterministic() async throws {
         let key = try uniqueCommandID()
 
-        let one = try await makeSUT().charge(euros(100), with: visa, idempotencyKey: key)
-        let other = try await makeSUT().charge(euros(100), with: visa, idempotencyKey: key)
+        let one = try await makeSUT().charge(eur(100), with: visa, idempotencyKey: key)
+        let other = try await makeSUT().charge(eur(100), with: visa, idempotencyKey: key)
 
         #expect(one == other)
     }

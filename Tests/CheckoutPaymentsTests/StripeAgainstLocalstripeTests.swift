@@ -1,5 +1,6 @@
 import CheckoutDomain
 import CheckoutPayments
+import CheckoutTestSupport
 import Testing
 
 /// The Stripe adapter against localstripe, a stateful Stripe fake written by others, so the adapter is
@@ -14,9 +15,9 @@ import Testing
         try await Localstripe.withProcessor { sut, localstripe in
             let key = try uniqueCommandID()
 
-            let payment = try #require(try await sut.charge(euros(5998), with: PaymentToken("pm_card_visa"), idempotencyKey: key).approvedPayment)
+            let payment = try #require(try await sut.charge(eur(5998), with: PaymentToken("pm_card_visa"), idempotencyKey: key).approvedPayment)
 
-            #expect(payment.amount == (try euros(5998)))
+            #expect(payment.amount == (eur(5998)))
             let intent = try await localstripe.get("/v1/payment_intents/\(payment.id)")
             #expect(intent["status"] as? String == "succeeded")
             #expect(intent["amount"] as? Int == 5998)
@@ -30,7 +31,7 @@ import Testing
     /// which is what makes it a decline, answered at once.
     @Test func declinesACardThatFailsWhenChargedWithStripesCode() async throws {
         try await Localstripe.withProcessor { sut, _ in
-            let result = try await sut.charge(euros(5998), with: PaymentToken("pm_card_chargeCustomerFail"), idempotencyKey: uniqueCommandID())
+            let result = try await sut.charge(eur(5998), with: PaymentToken("pm_card_chargeCustomerFail"), idempotencyKey: uniqueCommandID())
 
             #expect(result == .declined(DeclineCode("card_declined")))
         }
@@ -40,7 +41,7 @@ import Testing
     /// Either is a permanent failure, answered at once as `payment-failed`, not retried.
     @Test func failsForGoodOnAnUnknownPaymentMethodWithTheServersMessage() async throws {
         try await Localstripe.withProcessor { sut, _ in
-            let result = try await sut.charge(euros(5998), with: PaymentToken("pm_no_such_method"), idempotencyKey: uniqueCommandID())
+            let result = try await sut.charge(eur(5998), with: PaymentToken("pm_no_such_method"), idempotencyKey: uniqueCommandID())
 
             #expect(result.failure?.message == "Not Found")
         }
@@ -51,7 +52,7 @@ import Testing
     /// localstripe a `tok_` charge shows the other half of the rule: a 400 is a failure answered at once.
     @Test func aCardTokenLocalstripeCannotConvertFailsForGoodInsteadOfBeingRetried() async throws {
         try await Localstripe.withProcessor { sut, _ in
-            let result = try await sut.charge(euros(5998), with: PaymentToken("tok_visa"), idempotencyKey: uniqueCommandID())
+            let result = try await sut.charge(eur(5998), with: PaymentToken("tok_visa"), idempotencyKey: uniqueCommandID())
 
             #expect(result.failure?.message == "Bad request")
         }
@@ -59,7 +60,7 @@ import Testing
 
     @Test func refundsAPaymentByItsID() async throws {
         try await Localstripe.withProcessor { sut, localstripe in
-            let payment = try #require(try await sut.charge(euros(4200), with: PaymentToken("pm_card_visa"), idempotencyKey: uniqueCommandID()).approvedPayment)
+            let payment = try #require(try await sut.charge(eur(4200), with: PaymentToken("pm_card_visa"), idempotencyKey: uniqueCommandID()).approvedPayment)
 
             try await sut.refund(payment)
 
@@ -73,7 +74,7 @@ import Testing
     @Test func refundsTheChargeOfACommandByTheIdItSawApprovedWithoutSearching() async throws {
         try await Localstripe.withProcessor { sut, localstripe in
             let key = try uniqueCommandID()
-            let payment = try #require(try await sut.charge(euros(1250), with: PaymentToken("pm_card_visa"), idempotencyKey: key).approvedPayment)
+            let payment = try #require(try await sut.charge(eur(1250), with: PaymentToken("pm_card_visa"), idempotencyKey: key).approvedPayment)
 
             let refunded = try await sut.refundCharge(madeWith: key)
 

@@ -1,5 +1,6 @@
 @testable import CheckoutPayments
 import CheckoutDomain
+import CheckoutTestSupport
 import Testing
 
 @Suite struct StripeApprovedChargesTests {
@@ -50,6 +51,6 @@ import Testing
     }
 
     private func payment(_ id: String) throws -> Payment {
-        Payment(id: PaymentID(id), amount: try euros(1000))
+        Payment(id: PaymentID(id), amount: eur(1000))
     }
 }

@@ -1,6 +1,7 @@
 import CheckoutDomain
 import CheckoutPayments
 import CheckoutPaymentsTesting
+import CheckoutTestSupport
 import Testing
 
 /// The Stripe adapter against the fake Stripe: the request it sends and how it reads failures.
@@ -17,7 +18,7 @@ import Testing
         try await TestStripe.withFakeStripe { sut, stripe in
             let key = try uniqueCommandID()
 
-            let payment = try #require(try await sut.charge(euros(5998), with: visa, idempotencyKey: key).approvedPayment)
+            let payment = try #require(try await sut.charge(eur(5998), with: visa, idempotencyKey: key).approvedPayment)
 
             let charge = try #require(stripe.ledger.charges.first)
             #expect(stripe.ledger.charges.count == 1)
@@ -31,7 +32,7 @@ import Testing
 
     @Test func refundsWithAKeyOfTheirOwn() async throws {
         try await TestStripe.withFakeStripe { sut, stripe in
-            let payment = try #require(try await sut.charge(euros(5998), with: visa, idempotencyKey: uniqueCommandID()).approvedPayment)
+            let payment = try #require(try await sut.charge(eur(5998), with: visa, idempotencyKey: uniqueCommandID()).approvedPayment)
 
             try await sut.refund(payment)
 
@@ -44,7 +45,7 @@ import Testing
     func aFailingGatewayIsRetryableAndChargesNothing(_ token: String) async throws {
         try await TestStripe.withFakeStripe { sut, stripe in
             let error = await #expect(throws: RetryableError.self) {
-                try await sut.charge(euros(5998), with: PaymentToken(token), idempotencyKey: uniqueCommandID())
+                try await sut.charge(eur(5998), with: PaymentToken(token), idempotencyKey: uniqueCommandID())
             }
 
             #expect(error?.code == .paymentProcessorUnavailable)
@@ -55,7 +56,7 @@ import Testing
     @Test func aSlowGatewayTimesOutAsRetryableAndChargesNothing() async throws {
         try await TestStripe.withFakeStripe(Self.slowAnswers, readTimeout: Self.shortReadTimeout) { sut, stripe in
             let error = await #expect(throws: RetryableError.self) {
-                try await sut.charge(euros(5998), with: PaymentToken(FakeStripeToken.slow), idempotencyKey: uniqueCommandID())
+                try await sut.charge(eur(5998), with: PaymentToken(FakeStripeToken.slow), idempotencyKey: uniqueCommandID())
             }
 
             #expect(error?.code == .paymentProcessorUnavailable)
@@ -70,7 +71,7 @@ import Testing
 
         try await TestStripe.withProcessor(baseURL: closed.baseURL, apiKey: closed.apiKey) { sut in
             let error = await #expect(throws: RetryableError.self) {
-                try await sut.charge(euros(5998), with: visa, idempotencyKey: uniqueCommandID())
+                try await sut.charge(eur(5998), with: visa, idempotencyKey: uniqueCommandID())
             }
 
             #expect(error?.code == .paymentProcessorUnavailable)
@@ -82,10 +83,10 @@ import Testing
             let key = try uniqueCommandID()
             let token = PaymentToken(FakeStripeToken.timeoutAfterCharge)
             await #expect(throws: RetryableError.self) {
-                try await sut.charge(euros(5998), with: token, idempotencyKey: key)
+                try await sut.charge(eur(5998), with: token, idempotencyKey: key)
             }
 
-            let retried = try await sut.charge(euros(5998), with: token, idempotencyKey: key)
+            let retried = try await sut.charge(eur(5998), with: token, idempotencyKey: key)
 
             let charges = stripe.ledger.charges(forCommand: key.rawValue)
             #expect(charges.count == 1)
@@ -97,19 +98,19 @@ import Testing
         try await TestStripe.withFakeStripe(Self.slowAnswers, readTimeout: Self.shortReadTimeout) { sut, stripe in
             let key = try uniqueCommandID()
             await #expect(throws: RetryableError.self) {
-                try await sut.charge(euros(5998), with: PaymentToken(FakeStripeToken.timeoutAfterCharge), idempotencyKey: key)
+                try await sut.charge(eur(5998), with: PaymentToken(FakeStripeToken.timeoutAfterCharge), idempotencyKey: key)
             }
 
             let refunded = try #require(try await sut.refundCharge(madeWith: key))
 
-            #expect(refunded.amount == (try euros(5998)))
+            #expect(refunded.amount == (eur(5998)))
             #expect(stripe.ledger.refunds.map(\.paymentIntentID) == [refunded.id.rawValue])
         }
     }
 
     @Test func anUnknownPaymentMethodFailsForGoodWithStripesMessage() async throws {
         try await TestStripe.withFakeStripe { sut, stripe in
-            let result = try await sut.charge(euros(5998), with: PaymentToken("pm_nothing_like_it"), idempotencyKey: uniqueCommandID())
+            let result = try await sut.charge(eur(5998), with: PaymentToken("pm_nothing_like_it"), idempotencyKey: uniqueCommandID())
 
             #expect(result.failure?.message == "No such PaymentMethod: 'pm_nothing_like_it' (resource_missing)")
             #expect(stripe.ledger.charges.isEmpty)
@@ -118,7 +119,7 @@ import Testing
 
     @Test func anUnknownCardTokenFailsForGoodBeforeAnyPaymentIntent() async throws {
         try await TestStripe.withFakeStripe { sut, stripe in
-            let result = try await sut.charge(euros(5998), with: PaymentToken("tok_nothing_like_it"), idempotencyKey: uniqueCommandID())
+            let result = try await sut.charge(eur(5998), with: PaymentToken("tok_nothing_like_it"), idempotencyKey: uniqueCommandID())
 
             #expect(result.failure?.message == "No such token: 'tok_nothing_like_it' (resource_missing)")
             #expect(stripe.ledger.requestCount == 1)
@@ -128,7 +129,7 @@ import Testing
 
     @Test func chargesAPaymentMethodIDAsIs() async throws {
         try await TestStripe.withFakeStripe { sut, stripe in
-            let payment = try #require(try await sut.charge(euros(5998), with: PaymentToken("pm_card_visa"), idempotencyKey: uniqueCommandID()).approvedPayment)
+            let payment = try #require(try await sut.charge(eur(5998), with: PaymentToken("pm_card_visa"), idempotencyKey: uniqueCommandID()).approvedPayment)
 
             #expect(stripe.ledger.paymentMethods.isEmpty)
             #expect(stripe.ledger.charges.map(\.paymentMethod) == ["pm_card_visa"])
@@ -140,8 +141,8 @@ import Testing
         try await TestStripe.withFakeStripe { sut, stripe in
             let key = try uniqueCommandID()
 
-            let first = try await sut.charge(euros(5998), with: visa, idempotencyKey: key)
-            let again = try await sut.charge(euros(5998), with: visa, idempotencyKey: key)
+            let first = try await sut.charge(eur(5998), with: visa, idempotencyKey: key)
+            let again = try await sut.charge(eur(5998), with: visa, idempotencyKey: key)
 
             let method = try #require(stripe.ledger.paymentMethods.first)
             #expect(stripe.ledger.paymentMethods.count == 1)
@@ -157,7 +158,7 @@ import Testing
     func refusesATokenOfAnotherFormBeforeCallingStripe(_ token: String) async throws {
         try await TestStripe.withFakeStripe { sut, stripe in
             let error = #expect(throws: ValidationError.self) { try sut.validate(PaymentToken(token)) }
-            let result = try await sut.charge(euros(5998), with: PaymentToken(token), idempotencyKey: uniqueCommandID())
+            let result = try await sut.charge(eur(5998), with: PaymentToken(token), idempotencyKey: uniqueCommandID())
 
             #expect(error?.code == .invalidPaymentMethod)
             #expect(result.failure != nil)
@@ -174,7 +175,7 @@ import Testing
 
     @Test func pinsTheAPIVersionOnEveryRequest() async throws {
         try await TestStripe.withFakeStripe { sut, stripe in
-            _ = try await sut.charge(euros(5998), with: visa, idempotencyKey: uniqueCommandID())
+            _ = try await sut.charge(eur(5998), with: visa, idempotencyKey: uniqueCommandID())
 
             #expect(StripePaymentProcessor.apiVersion == "2024-06-20")
             #expect(stripe.ledger.charges.map(\.stripeVersion) == [StripePaymentProcessor.apiVersion])
@@ -184,7 +185,7 @@ import Testing
     @Test func refundsTheChargeItSawApprovedByIdWhileSearchCannotSeeItYet() async throws {
         try await TestStripe.withFakeStripe(FakeStripeOptions(searchLag: .seconds(600))) { sut, stripe in
             let key = try uniqueCommandID()
-            let payment = try #require(try await sut.charge(euros(5998), with: visa, idempotencyKey: key).approvedPayment)
+            let payment = try #require(try await sut.charge(eur(5998), with: visa, idempotencyKey: key).approvedPayment)
 
             let refunded = try await sut.refundCharge(madeWith: key)
 
@@ -200,7 +201,7 @@ import Testing
             let logger = RecordingLogHandler.logger(recordingInto: recorder)
             try await TestStripe.withProcessor(baseURL: stripe.baseURL, apiKey: secret, logger: logger) { sut in
                 let error = await #expect(throws: PaymentProcessorError.self) {
-                    try await sut.charge(euros(5998), with: visa, idempotencyKey: uniqueCommandID())
+                    try await sut.charge(eur(5998), with: visa, idempotencyKey: uniqueCommandID())
                 }
 
                 #expect(error?.code == .requestRejected)
@@ -220,10 +221,10 @@ import Testing
             let logger = RecordingLogHandler.logger(recordingInto: recorder)
             try await TestStripe.withProcessor(baseURL: stripe.baseURL, apiKey: stripe.apiKey, logger: logger) { sut in
                 let key = try uniqueCommandID()
-                _ = try await sut.charge(euros(5998), with: visa, idempotencyKey: key)
+                _ = try await sut.charge(eur(5998), with: visa, idempotencyKey: key)
                 _ = try await sut.refundCharge(madeWith: key)
                 let error = await #expect(throws: RetryableError.self) {
-                    try await sut.charge(euros(5998), with: PaymentToken(FakeStripeToken.gateway500), idempotencyKey: uniqueCommandID())
+                    try await sut.charge(eur(5998), with: PaymentToken(FakeStripeToken.gateway500), idempotencyKey: uniqueCommandID())
                 }
                 #expect(error.map { String(reflecting: $0) }?.contains(stripe.apiKey) == false)
             }
@@ -242,7 +243,7 @@ import Testing
                 var result: ChargeResult?
                 for _ in 0..<50 where result == nil {
                     do {
-                        result = try await sut.charge(euros(999), with: visa, idempotencyKey: key)
+                        result = try await sut.charge(eur(999), with: visa, idempotencyKey: key)
                     } catch is RetryableError {
                         failures += 1
                     }

@@ -1,5 +1,6 @@
 import CheckoutDomain
 import CheckoutPersistence
+import CheckoutTestSupport
 import Foundation
 import Testing
 
@@ -38,7 +39,7 @@ import Testing
                 try await store.importCatalog([Fixtures.product("SKU-A"), Fixtures.product("SKU-B", stock: -1)])
             }
 
-            let products = try await store.catalog.products([Fixtures.sku("SKU-A")])
+            let products = try await store.catalog.products([sku("SKU-A")])
             #expect(products.isEmpty)
         }
     }

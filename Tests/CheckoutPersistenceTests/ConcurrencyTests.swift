@@ -1,5 +1,6 @@
 import CheckoutDomain
 import CheckoutPersistence
+import CheckoutTestSupport
 import Foundation
 import Testing
 
@@ -26,7 +27,7 @@ import Testing
             _ = try await store.importCatalog([Fixtures.product("SKU-LAST", stock: 3)])
             var placements: [(Order, CommandID)] = []
             for index in 0..<Self.contenders {
-                let cart = Fixtures.cart(Fixtures.cartID("cart-\(index)"), lines: [Fixtures.line("SKU-LAST")])
+                let cart = Fixtures.cart(cartID("cart-\(index)"), lines: [Fixtures.line("SKU-LAST")])
                 _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
                 let command = Fixtures.command()
                 placements.append((Fixtures.order(for: cart, by: command), command))
@@ -39,8 +40,8 @@ import Testing
             }
 
             #expect(results.filter { $0 == .placed }.count == 3)
-            #expect(results.filter { $0 == .outOfStock([Fixtures.sku("SKU-LAST")]) }.count == Self.contenders - 3)
-            #expect(try await store.catalog.products([Fixtures.sku("SKU-LAST")]).values.first?.stock == 0)
+            #expect(results.filter { $0 == .outOfStock([sku("SKU-LAST")]) }.count == Self.contenders - 3)
+            #expect(try await store.catalog.products([sku("SKU-LAST")]).values.first?.stock == 0)
         }
     }
 
@@ -74,7 +75,7 @@ import Testing
             #expect(results.filter { $0 == .placed }.count == 1)
             #expect(results.filter { $0 == .commandAlreadyHandled(.placed(order: order)) }.count == Self.contenders - 1)
             #expect(try await store.orders(forCart: cart.id) == [order])
-            #expect(try await store.catalog.products([Fixtures.sku("SKU-A")]).values.first?.stock == 48)
+            #expect(try await store.catalog.products([sku("SKU-A")]).values.first?.stock == 48)
         }
     }
 

@@ -1,5 +1,6 @@
 import CheckoutDomain
 import CheckoutPersistence
+import CheckoutTestSupport
 import Foundation
 import Testing
 
@@ -16,8 +17,8 @@ import Testing
 
             #expect(result == .placed)
             #expect(try await store.orders(forCart: cart.id) == [order])
-            #expect(try await store.catalog.products([Fixtures.sku("SKU-A"), Fixtures.sku("SKU-B")]).mapValues(\.stock)
-                == [Fixtures.sku("SKU-A"): 3, Fixtures.sku("SKU-B"): 4])
+            #expect(try await store.catalog.products([sku("SKU-A"), sku("SKU-B")]).mapValues(\.stock)
+                == [sku("SKU-A"): 3, sku("SKU-B"): 4])
             #expect(try await store.carts.cart(cart.id)?.isCheckedOut == true)
             #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: Fixtures.now, leaseUntil: Fixtures.now + 60) == .completed(.placed(order: order)))
         }
@@ -34,7 +35,7 @@ import Testing
 
             let result = try await store.orders.place(order, fromCartVersion: 1, recording: .placed(order: order), for: command)
 
-            #expect(result == .outOfStock([Fixtures.sku("SKU-C"), Fixtures.sku("SKU-B")]))
+            #expect(result == .outOfStock([sku("SKU-C"), sku("SKU-B")]))
             try await Self.expectNothingChanged(store, cart: cart, command: command)
         }
     }
@@ -48,7 +49,7 @@ import Testing
 
             let result = try await store.orders.place(order, fromCartVersion: 1, recording: .placed(order: order), for: command)
 
-            #expect(result == .outOfStock([Fixtures.sku("SKU-GONE")]))
+            #expect(result == .outOfStock([sku("SKU-GONE")]))
         }
     }
 
@@ -102,8 +103,8 @@ import Testing
     @Test(arguments: TestDatabase.allCases)
     func aFailureHalfwayLeavesNoHalfWrittenOrder(database: TestDatabase) async throws {
         try await database.withStore { store in
-            let firstCart = try await Self.stock(store, cart: Fixtures.cart(Fixtures.cartID("cart-1")))
-            let secondCart = try await Self.stock(store, cart: Fixtures.cart(Fixtures.cartID("cart-2"), lines: [Fixtures.line("SKU-B")]), importing: false)
+            let firstCart = try await Self.stock(store, cart: Fixtures.cart(cartID("cart-1")))
+            let secondCart = try await Self.stock(store, cart: Fixtures.cart(cartID("cart-2"), lines: [Fixtures.line("SKU-B")]), importing: false)
             let first = Fixtures.command()
             let second = Fixtures.command()
             let firstOrder = Fixtures.order(for: firstCart, by: first)
@@ -114,7 +115,7 @@ import Testing
                 try await store.orders.place(clash, fromCartVersion: 1, recording: .placed(order: clash), for: second)
             }
 
-            try await Self.expectNothingChanged(store, cart: secondCart, command: second, stock: [Fixtures.sku("SKU-B"): 5])
+            try await Self.expectNothingChanged(store, cart: secondCart, command: second, stock: [sku("SKU-B"): 5])
         }
     }
 
@@ -131,7 +132,7 @@ import Testing
         _ store: CheckoutStore,
         cart: Cart,
         command: CommandID,
-        stock: [SKU: Int] = [Fixtures.sku("SKU-A"): 5, Fixtures.sku("SKU-B"): 5, Fixtures.sku("SKU-C"): 5]
+        stock: [SKU: Int] = [sku("SKU-A"): 5, sku("SKU-B"): 5, sku("SKU-C"): 5]
     ) async throws {
         #expect(try await store.orders(forCart: cart.id).isEmpty)
         #expect(try await store.carts.cart(cart.id)?.isCheckedOut == false)

@@ -1,5 +1,6 @@
 import CheckoutDomain
 import CheckoutPersistence
+import CheckoutTestSupport
 import Foundation
 import Testing
 
@@ -10,10 +11,11 @@ import Testing
         try await database.withStore { store in
             _ = try await store.importCatalog([Fixtures.product("SKU-LAST", price: 8999, stock: 1)])
             for customer in ["alice", "bob"] {
-                let cart = Fixtures.cart(Fixtures.cartID("cart-\(customer)"), lines: [Fixtures.line("SKU-LAST", price: 8999)], customer: Fixtures.customer(customer))
+                let cart = Fixtures.cart(cartID("cart-\(customer)"), lines: [Fixtures.line("SKU-LAST", price: 8999)], customer: customerID(customer))
                 _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
             }
-            let payments = ApprovingPaymentProcessor()
+            let payments = PaymentProcessorSpy()
+            await payments.answerCharges(with: .approve)
             let output = PlaceOrderOutputSpy()
             let useCase = Fixtures.placeOrder(over: store, payments: payments, output: output)
 
@@ -29,11 +31,10 @@ import Testing
                 try await group.waitForAll()
             }
 
-            let messages = await output.messages
-            #expect(messages.filter { if case .placed = $0 { true } else { false } }.count == 1)
-            #expect(messages.filter { $0 == .rejected(.outOfStock) || $0 == .rejected(.orderFailed) }.count == 1)
+            #expect(await output.placedOrders.count == 1)
+            #expect(await output.rejectionReasons.filter { $0 == .outOfStock || $0 == .orderFailed }.count == 1)
             #expect(await payments.netCharged == 8999)
-            #expect(try await store.catalog.products([Fixtures.sku("SKU-LAST")]).values.first?.stock == 0)
+            #expect(try await store.catalog.products([sku("SKU-LAST")]).values.first?.stock == 0)
         }
     }
 }

@@ -1,5 +1,6 @@
 import CheckoutDomain
 import CheckoutPersistence
+import CheckoutTestSupport
 import Testing
 
 /// The rules of ``ProductCatalog`` that every engine keeps.
@@ -11,7 +12,7 @@ import Testing
             let inactive = Fixtures.product("SKU-OFF", isActive: false)
             _ = try await store.importCatalog([active, inactive, Fixtures.product("SKU-OTHER")])
 
-            let products = try await store.catalog.products([active.sku, inactive.sku, Fixtures.sku("SKU-UNKNOWN")])
+            let products = try await store.catalog.products([active.sku, inactive.sku, sku("SKU-UNKNOWN")])
 
             #expect(products == [active.sku: active, inactive.sku: inactive])
         }

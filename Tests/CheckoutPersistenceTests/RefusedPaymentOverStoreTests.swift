@@ -1,5 +1,6 @@
 import CheckoutDomain
 import CheckoutPersistence
+import CheckoutTestSupport
 import Testing
 
 /// A payment refused for good, over a real store: answered in the handling that met it, and answered
@@ -9,9 +10,10 @@ import Testing
     func aRefusedPaymentIsAnsweredAtOnceAsPaymentFailedAndRecorded(database: TestDatabase) async throws {
         try await database.withStore { store in
             _ = try await store.importCatalog([Fixtures.product("SKU-RED-M", price: 2999, stock: 5)])
-            let cart = Fixtures.cart(Fixtures.cartID("cart-42"), lines: [Fixtures.line("SKU-RED-M", price: 2999)], customer: Fixtures.customer("cust-7"))
+            let cart = Fixtures.cart(cartID("cart-42"), lines: [Fixtures.line("SKU-RED-M", price: 2999)], customer: customerID("cust-7"))
             _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
-            let payments = RefusingPaymentProcessor()
+            let payments = PaymentProcessorSpy()
+            await payments.answerCharges(with: .refuse("No such PaymentMethod: 'pm_gone'"))
             let output = PlaceOrderOutputSpy()
             let useCase = Fixtures.placeOrder(over: store, payments: payments, output: output)
             let request = PlaceOrderRequest(
@@ -22,10 +24,11 @@ import Testing
             try await useCase.execute(request)
             try await useCase.execute(request)
 
-            #expect(await output.messages == [.rejected(.paymentFailed), .rejected(.paymentFailed)])
-            #expect(await payments.chargeCount == 1)
-            #expect(await payments.refundCount == 0)
-            #expect(try await store.carts.cart(Fixtures.cartID("cart-42"))?.isCheckedOut == false)
+            #expect(await output.rejectionReasons == [.paymentFailed, .paymentFailed])
+            #expect(await output.messages.count == 2)
+            #expect(await payments.charges.count == 1)
+            #expect(await payments.refunds.isEmpty)
+            #expect(try await store.carts.cart(cartID("cart-42"))?.isCheckedOut == false)
         }
     }
 }

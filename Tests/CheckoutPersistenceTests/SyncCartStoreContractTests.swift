@@ -1,5 +1,6 @@
 import CheckoutDomain
 import CheckoutPersistence
+import CheckoutTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
             let read = try await snapshot(of: store)
 
             #expect(read == SyncCartSnapshot(recorded: nil, cart: nil, isCurrencyPriced: false, products: [:]))
-            #expect(try await store.carts.cart(Fixtures.cartID()) == nil)
+            #expect(try await store.carts.cart(cartID()) == nil)
         }
     }
 
@@ -36,7 +37,7 @@ import Testing
 
             let read = try await snapshot(of: store, skus: ["SKU-A", "SKU-B", "SKU-UNKNOWN"])
 
-            #expect(read.products == [Fixtures.sku("SKU-A"): products[0], Fixtures.sku("SKU-B"): products[1]])
+            #expect(read.products == [sku("SKU-A"): products[0], sku("SKU-B"): products[1]])
             #expect(read.isCurrencyPriced)
             #expect(try await snapshot(of: store, currency: Fixtures.usd).isCurrencyPriced == false)
         }
@@ -108,7 +109,7 @@ import Testing
 
             #expect(result == .recorded)
             #expect(try await snapshot(of: store, command: command).recorded == RecordedOutcome(Fixtures.syncRejected(), digest: nil))
-            #expect(try await store.carts.cart(Fixtures.cartID()) == nil)
+            #expect(try await store.carts.cart(cartID()) == nil)
         }
     }
 
@@ -133,6 +134,6 @@ import Testing
         currency: CurrencyCode = Fixtures.eur,
         skus: [String] = []
     ) async throws -> SyncCartSnapshot {
-        try await store.syncCarts.snapshot(for: command, cart: Fixtures.cartID(), currency: currency, skus: Set(skus.map(Fixtures.sku)))
+        try await store.syncCarts.snapshot(for: command, cart: cartID(), currency: currency, skus: Set(skus.map { sku($0) }))
     }
 }

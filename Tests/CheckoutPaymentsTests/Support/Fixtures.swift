@@ -1,10 +1,6 @@
 import CheckoutDomain
 import Foundation
 
-func euros(_ minorUnits: Int64) throws -> Money {
-    Money(minorUnits: minorUnits, currency: try CurrencyCode("EUR"))
-}
-
 /// A command id no other test uses, so tests can share a processor's ledger.
 func uniqueCommandID(_ prefix: String = "cmd") throws -> CommandID {
     try CommandID("\(prefix)-\(UUID().uuidString.prefix(13))")

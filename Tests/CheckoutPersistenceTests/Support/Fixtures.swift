@@ -1,26 +1,23 @@
 import CheckoutDomain
 import CheckoutPersistence
+import CheckoutTestSupport
 import Foundation
 
-/// Values the suites build their carts, orders and outcomes from. Dates are whole seconds, which
-/// every engine stores exactly.
+/// The suites' defaults over the shared fixtures: products at 10.00 EUR, carts of two SKU-A, dates in
+/// whole seconds, which every engine stores exactly, and a new command id for every call.
 enum Fixtures {
-    static let eur = try! CurrencyCode("EUR")
-    static let usd = try! CurrencyCode("USD")
+    static let eur = currency("EUR")
+    static let usd = currency("USD")
     static let now = Date(timeIntervalSince1970: 1_750_000_000)
 
-    static func sku(_ raw: String) -> SKU { try! SKU(raw) }
-    static func cartID(_ raw: String = "cart-42") -> CartID { try! CartID(raw) }
-    static func customer(_ raw: String = "cust-7") -> CustomerID { try! CustomerID(raw) }
-    static func command(_ raw: String = "cmd-\(UUID().uuidString)") -> CommandID { try! CommandID(raw) }
-    static func euros(_ minorUnits: Int64) -> Money { Money(minorUnits: minorUnits, currency: eur) }
+    static func command(_ raw: String = "cmd-\(UUID().uuidString)") -> CommandID { commandID(raw) }
 
     static func product(_ sku: String, price: Int64 = 1000, stock: Int = 10, isActive: Bool = true) -> Product {
-        Product(sku: self.sku(sku), name: "Product \(sku)", price: euros(price), stock: stock, isActive: isActive)
+        CheckoutTestSupport.product(sku, price: CheckoutTestSupport.eur(price), stock: stock, isActive: isActive)
     }
 
     static func line(_ sku: String, quantity: Int = 1, price: Int64 = 1000) -> CartLine {
-        try! CartLine(sku: self.sku(sku), quantity: quantity, unitPrice: euros(price))
+        CheckoutTestSupport.line(sku, quantity, at: CheckoutTestSupport.eur(price))
     }
 
     static func cart(
@@ -28,9 +25,11 @@ enum Fixtures {
         version: Int = 1,
         lines: [CartLine] = [line("SKU-A", quantity: 2)],
         isCheckedOut: Bool = false,
-        customer: CustomerID = customer()
+        customer: CustomerID = customerID()
     ) -> Cart {
-        try! Cart(id: id, customerID: customer, version: version, currency: eur, lines: lines, isCheckedOut: isCheckedOut, syncedAt: now)
+        CheckoutTestSupport.cart(
+            id.rawValue, owner: customer.rawValue, version: version, lines: lines, isCheckedOut: isCheckedOut, syncedAt: now
+        )
     }
 
     static func synced(_ cart: Cart) -> SyncCartOutcome {
@@ -46,16 +45,7 @@ enum Fixtures {
     }
 
     static func order(for cart: Cart, by command: CommandID) -> Order {
-        let total = try! CartLine.total(of: cart.lines, in: cart.currency)
-        return Order(
-            id: OrderID(placedBy: command),
-            cartID: cart.id,
-            customerID: cart.customerID,
-            lines: cart.lines,
-            total: total,
-            payment: Payment(id: PaymentID("pay-\(command)"), amount: total),
-            placedAt: now
-        )
+        CheckoutTestSupport.order(from: cart, by: command, payment: "pay-\(command)", at: now)
     }
 
     /// PlaceOrder as the worker builds it, over every port of `store`.

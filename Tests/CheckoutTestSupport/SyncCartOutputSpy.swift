@@ -1,24 +1,26 @@
-import CheckoutDomain
+public import CheckoutDomain
 
 /// Records what ``SyncCartUseCase`` reported; can fail like a broker that went away.
-actor SyncCartOutputSpy: SyncCartUseCaseOutput {
-    enum Message: Equatable {
+public actor SyncCartOutputSpy: SyncCartUseCaseOutput {
+    public enum Message: Equatable, Sendable {
         case didSync(SyncedCart)
         case didReject(SyncCartRejection)
     }
 
-    private(set) var messages: [Message] = []
+    public private(set) var messages: [Message] = []
     private var failing = false
 
-    func failPublishing(_ failing: Bool) {
+    public init() {}
+
+    public func failPublishing(_ failing: Bool) {
         self.failing = failing
     }
 
-    func didSync(_ cart: SyncedCart) async throws {
+    public func didSync(_ cart: SyncedCart) async throws {
         try publish(.didSync(cart))
     }
 
-    func didReject(_ rejection: SyncCartRejection) async throws {
+    public func didReject(_ rejection: SyncCartRejection) async throws {
         try publish(.didReject(rejection))
     }
 

@@ -1,19 +1,19 @@
-import Foundation
-import CheckoutDomain
+public import Foundation
+public import CheckoutDomain
 
 /// A payment processor that answers as the test says, honours idempotency keys like a real one,
 /// and records every call.
-actor PaymentProcessorSpy: PaymentProcessor {
-    nonisolated var searchLag: TimeInterval { 60 }
+public actor PaymentProcessorSpy: PaymentProcessor {
+    public nonisolated var searchLag: TimeInterval { 60 }
 
-    enum Message: Equatable {
+    public enum Message: Equatable, Sendable {
         case charge(Money, token: String, idempotencyKey: CommandID)
         case refund(Payment)
         case refundCharge(idempotencyKey: CommandID)
     }
 
     /// How the processor answers a new idempotency key.
-    enum Answer {
+    public enum Answer: Sendable {
         case approve
         case decline(DeclineCode)
         /// A permanent refusal other than a decline, with the processor's message.
@@ -21,30 +21,37 @@ actor PaymentProcessorSpy: PaymentProcessor {
         case fail
     }
 
-    private(set) var messages: [Message] = []
+    public private(set) var messages: [Message] = []
     /// The money actually taken: one entry per idempotency key that was approved.
-    private(set) var payments: [CommandID: Payment] = [:]
+    public private(set) var payments: [CommandID: Payment] = [:]
+    /// The payments given back by a refund that succeeded.
+    private var refunded: Set<PaymentID> = []
     private var answer: Answer?
     private var failingRefunds = 0
     /// The tokens ``validate(_:)`` refuses, as a processor that can never charge tokens of their form.
     private nonisolated let tokensOfInvalidForm: Set<String>
 
-    init(refusingTheFormOf tokensOfInvalidForm: Set<String> = []) {
+    public init(refusingTheFormOf tokensOfInvalidForm: Set<String> = []) {
         self.tokensOfInvalidForm = tokensOfInvalidForm
     }
 
     /// Answers every new charge with `answer`.
-    func answerCharges(with answer: Answer) {
+    public func answerCharges(with answer: Answer) {
         self.answer = answer
     }
 
     /// Fails the next `count` refunds transiently.
-    func failRefunds(_ count: Int) {
+    public func failRefunds(_ count: Int) {
         failingRefunds = count
     }
 
-    var charges: [Message] { messages.filter { if case .charge = $0 { true } else { false } } }
-    var refunds: [Message] {
+    /// What was charged and not given back, in minor units.
+    public var netCharged: Int64 {
+        payments.values.filter { !refunded.contains($0.id) }.map(\.amount.minorUnits).reduce(0, +)
+    }
+
+    public var charges: [Message] { messages.filter { if case .charge = $0 { true } else { false } } }
+    public var refunds: [Message] {
         messages.filter {
             switch $0 {
             case .refund, .refundCharge: true
@@ -53,13 +60,13 @@ actor PaymentProcessorSpy: PaymentProcessor {
         }
     }
 
-    nonisolated func validate(_ token: PaymentToken) throws(ValidationError) {
+    public nonisolated func validate(_ token: PaymentToken) throws(ValidationError) {
         guard !tokensOfInvalidForm.contains(token.rawValue) else {
             throw ValidationError(code: .invalidPaymentMethod, reason: "is not a payment method this processor takes")
         }
     }
 
-    func charge(_ amount: Money, with token: PaymentToken, idempotencyKey: CommandID) async throws -> ChargeResult {
+    public func charge(_ amount: Money, with token: PaymentToken, idempotencyKey: CommandID) async throws -> ChargeResult {
         messages.append(.charge(amount, token: token.rawValue, idempotencyKey: idempotencyKey))
         if let payment = payments[idempotencyKey] {
             return .approved(payment)
@@ -80,20 +87,23 @@ actor PaymentProcessorSpy: PaymentProcessor {
         }
     }
 
-    func refund(_ payment: Payment) async throws {
+    public func refund(_ payment: Payment) async throws {
         messages.append(.refund(payment))
         guard failingRefunds == 0 else {
             failingRefunds -= 1
             throw RetryableError(code: .paymentProcessorUnavailable, context: "refunding \(payment.id)")
         }
+        refunded.insert(payment.id)
     }
 
-    func refundCharge(madeWith idempotencyKey: CommandID) async throws -> Payment? {
+    public func refundCharge(madeWith idempotencyKey: CommandID) async throws -> Payment? {
         messages.append(.refundCharge(idempotencyKey: idempotencyKey))
         guard failingRefunds == 0 else {
             failingRefunds -= 1
             throw RetryableError(code: .paymentProcessorUnavailable, context: "refunding the charge of \(idempotencyKey)")
         }
-        return payments[idempotencyKey]
+        guard let payment = payments[idempotencyKey] else { return nil }
+        refunded.insert(payment.id)
+        return payment
     }
 }
