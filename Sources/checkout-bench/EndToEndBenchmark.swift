@@ -19,8 +19,9 @@ struct EndToEndBenchmark {
     var count: Int
     var rounds: Int
     var prefetch: UInt16
-    var concurrency: Int
-    var poolSize: Int
+    /// `CHECKOUT_CONCURRENCY` and `CHECKOUT_DATABASE_POOL_SIZE`; nil leaves the worker's own default.
+    var concurrency: Int?
+    var poolSize: Int?
     var workerLogLevel: String
     /// Logs, catalog and SQLite files; kept when a run fails, for its logs.
     var directory: URL
@@ -160,18 +161,19 @@ struct EndToEndBenchmark {
 
     /// The worker's whole configuration for a scenario, as an operator would give it.
     private func workerSettings(virtualHost: String, databaseURL: String, catalog: String) -> [String: String] {
-        [
+        var settings = [
             "CHECKOUT_AMQP_URL": amqpURL(virtualHost),
             "CHECKOUT_DATABASE_URL": databaseURL,
-            "CHECKOUT_DATABASE_POOL_SIZE": "\(poolSize)",
             "CHECKOUT_CATALOG_FILE": catalog,
             "CHECKOUT_PAYMENT_PROCESSOR": "sandbox",
             "CHECKOUT_PREFETCH": "\(prefetch)",
-            "CHECKOUT_CONCURRENCY": "\(concurrency)",
             "CHECKOUT_HTTP_PORT": "0",
             "CHECKOUT_LOG_LEVEL": workerLogLevel,
             "CHECKOUT_LOG_FORMAT": "json",
         ]
+        settings["CHECKOUT_CONCURRENCY"] = concurrency.map(String.init)
+        settings["CHECKOUT_DATABASE_POOL_SIZE"] = poolSize.map(String.init)
+        return settings
     }
 
     private func endpoint(_ virtualHost: String) -> AMQPEndpoint {

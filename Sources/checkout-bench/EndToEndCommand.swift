@@ -34,12 +34,12 @@ struct EndToEndCommand: AsyncParsableCommand {
     var count = 5_000
     @Option(help: "Flat-out rounds, then as many latency rounds, per scenario.")
     var rounds = 3
-    @Option(help: "CHECKOUT_PREFETCH of the workers, and the C loop's prefetch.")
-    var prefetch: UInt16 = 300
-    @Option(help: "CHECKOUT_CONCURRENCY of the workers (default: the prefetch, so that a worker works on all it holds, as the C loop does).")
+    @Option(help: "CHECKOUT_PREFETCH of the workers (default: the worker's), and the C loop's prefetch.")
+    var prefetch: UInt16 = 50
+    @Option(help: "CHECKOUT_CONCURRENCY of the workers (default: unset, the worker's own, derived from the prefetch).")
     var concurrency: Int?
-    @Option(help: "CHECKOUT_DATABASE_POOL_SIZE of the workers.")
-    var poolSize = 10
+    @Option(help: "CHECKOUT_DATABASE_POOL_SIZE of the workers (default: unset, the worker's own).")
+    var poolSize: Int?
     @Option(help: "CHECKOUT_LOG_LEVEL of the workers (their logs go to files).")
     var workerLogLevel = "info"
 
@@ -51,10 +51,9 @@ struct EndToEndCommand: AsyncParsableCommand {
     var processes: [Int] = [1, 2]
 
     func validate() throws {
-        guard count > 0, rounds > 0, poolSize > 0, prefetch > 0 else {
-            throw ValidationError("--count, --rounds, --prefetch and --pool-size take positive numbers")
+        guard count > 0, rounds > 0, prefetch > 0, (concurrency ?? 1) > 0, (poolSize ?? 1) > 0 else {
+            throw ValidationError("--count, --rounds, --prefetch, --concurrency and --pool-size take positive numbers")
         }
-        if let concurrency, concurrency <= 0 { throw ValidationError("--concurrency takes a positive number") }
     }
 
     func run() async throws {
@@ -70,13 +69,14 @@ struct EndToEndCommand: AsyncParsableCommand {
             count: count,
             rounds: rounds,
             prefetch: prefetch,
-            concurrency: concurrency ?? Int(prefetch),
+            concurrency: concurrency,
             poolSize: poolSize,
             workerLogLevel: workerLogLevel,
             directory: FileManager.default.temporaryDirectory.appendingPathComponent("checkout-bench-\(ProcessInfo.processInfo.processIdentifier)")
         )
-        log("end-to-end benchmark: \(count) commands per round, \(rounds) rounds, prefetch \(prefetch), concurrency \(benchmark.concurrency), "
-            + "pool \(poolSize), broker \(benchmark.broker), worker \(executable)")
+        log("end-to-end benchmark: \(count) commands per round, \(rounds) rounds, prefetch \(prefetch), "
+            + "concurrency \(concurrency.map(String.init) ?? "the worker's default"), pool \(poolSize.map(String.init) ?? "the worker's default"), "
+            + "broker \(benchmark.broker), worker \(executable)")
         for line in leftOut { log("left out: \(line)") }
         let work = Task { try await benchmark.run(scenarios) }
         let interruption = Interruption(cancelling: work)
