@@ -9,8 +9,10 @@ struct EndToEndCommand: AsyncParsableCommand {
         abstract: "Throughput and latency from publish to result event through real worker processes, against the C loop.",
         discussion: """
             For each scenario (use case × store × processes) it starts the built checkout-worker on a virtual host of its own, \
-            measures the peak throughput flat out in rounds alternating with the C loop, then p50/p99/p99.9 at half that rate, \
-            and each worker's resident memory (VmHWM). Needs rabbitmqctl for the virtual hosts and, for PostgreSQL, psql.
+            measures the peak throughput flat out in rounds alternating with the C loop (and, on PostgreSQL, with pgbench sending \
+            the same unit of work as one statement), the database round trips per command from the workers' /metrics, \
+            PostgreSQL's CPU per command when it runs on this host, then p50/p99/p99.9 at half the peak rate, and each worker's \
+            resident memory (VmHWM). Needs rabbitmqctl for the virtual hosts and, for PostgreSQL, psql and pgbench.
             """,
         aliases: ["e2e"]
     )
@@ -27,6 +29,8 @@ struct EndToEndCommand: AsyncParsableCommand {
     var postgresURL: String?
     @Option(help: "psql, to make and drop those schemas.")
     var psql = "psql"
+    @Option(help: "pgbench, for PostgreSQL's own rate (default: on PATH, else the newest /usr/lib/postgresql/*/bin/pgbench).")
+    var pgbench = PgBench.defaultExecutable
     @Option(help: "The checkout-worker executable (default: the one next to this checkout-bench).")
     var worker: String?
 
@@ -65,6 +69,7 @@ struct EndToEndCommand: AsyncParsableCommand {
             workerExecutable: executable,
             rabbitmqctl: rabbitmqctl,
             psql: psql,
+            pgbenchExecutable: pgbench,
             postgresURL: postgresURL ?? ProcessInfo.processInfo.environment["POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 },
             count: count,
             rounds: rounds,
@@ -87,7 +92,7 @@ struct EndToEndCommand: AsyncParsableCommand {
         } catch is CancellationError {
             throw ExitCode(130)
         }
-        print(EndToEndReport(results: results, leftOut: leftOut).markdown)
+        print(EndToEndReport(results: results, leftOut: leftOut, cores: ProcessInfo.processInfo.activeProcessorCount).markdown)
         log("took \(Int((ContinuousClock.now - started).seconds)) s")
     }
 

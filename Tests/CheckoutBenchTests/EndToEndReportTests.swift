@@ -9,7 +9,7 @@ import Testing
             Self.result(nil, peak: 10_000, p99: 1.5),
             Self.result(Scenario(command: .syncCart, store: .memory, processes: 1), peak: 8_500, ceiling: 10_000, p99: 4, memoryKiB: 40 * 1024),
             Self.result(Scenario(command: .syncCart, store: .sqlite, processes: 1), peak: 4_000, ceiling: 10_000, p99: 12.5, memoryKiB: 60 * 1024),
-        ], leftOut: [])
+        ], leftOut: [], cores: 2)
 
         #expect(report.targets == [
             "- met: SyncCart, in-memory, 1 process ≥ 0.8× the C loop: 0.85×",
@@ -23,14 +23,33 @@ import Testing
     @Test func printsOneTableRowPerScenarioWithTheCeilingFirst() {
         let report = EndToEndReport(results: [
             Self.result(nil, peak: 12_000, p99: 0.8),
-            Self.result(Scenario(command: .placeOrder, store: .postgres, processes: 2), peak: 900, ceiling: 11_000, p99: 150, memoryKiB: 30_000),
-        ], leftOut: ["SyncCart, SQLite, 2 processes: SQLite is for a single process"])
+            Self.result(Scenario(command: .syncCart, store: .memory, processes: 1), peak: 9_000, ceiling: 12_000, p99: 5, memoryKiB: 40_000),
+            Self.result(Scenario(command: .placeOrder, store: .postgres, processes: 2), peak: 900, ceiling: 11_000, p99: 150, memoryKiB: 30_000,
+                        roundTrips: [7.5, 7.25, 7.0], pgbench: 3_000),
+        ], leftOut: ["SyncCart, SQLite, 2 processes: SQLite is for a single process"], cores: 2)
 
         let lines = report.markdown.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines[2] == "| C loop (ceiling) | – | 12000 | – | – | 6000 | 0.40 | 0.80 | 0.80 | – |")
-        #expect(lines[3] == "| PlaceOrder, PostgreSQL | 2 | 900 | 11000 | 0.08 | 450 | 75.0 | 150 | 150 | 29.3 |")
+        #expect(lines[0].hasPrefix("| scenario | processes | peak (cmd/s, median) | C loop in the same rounds (msg/s, median) | ratio | database round trips"))
+        #expect(lines[2] == "| C loop (ceiling) | – | 12000 | – | – | – | – | – | 6000 | 0.40 | 0.80 | 0.80 | – |")
+        #expect(lines[3] == "| SyncCart, in-memory | 1 | 9000 | 12000 | 0.75 | – | – | – | 4500 | 2.50 | 5.00 | 5.00 | 39.1 |")
+        #expect(lines[4] == "| PlaceOrder, PostgreSQL | 2 | 900 | 11000 | 0.08 | 7.25 | 3000 | 0.30 | 450 | 75.0 | 150 | 150 | 29.3 |")
         #expect(lines.contains("Left out: SyncCart, SQLite, 2 processes: SQLite is for a single process."))
-        #expect(lines.contains("- not measured: SyncCart, in-memory, 1 process ≥ 0.8× the C loop"))
+        #expect(!lines.contains { $0.contains("PostgreSQL CPU per command") })
+    }
+
+    @Test func turnsPostgreSQLsCPUPerCommandIntoTheFleetCeilingForThisMachineAndALargeServer() {
+        let report = EndToEndReport(results: [
+            Self.result(nil, peak: 12_000, p99: 0.8),
+            Self.result(Scenario(command: .syncCart, store: .postgres, processes: 1), peak: 900, ceiling: 11_000, p99: 20,
+                        pgbench: 3_000, postgresCPU: [400, 500, 450], pgbenchPostgresCPU: [160]),
+        ], leftOut: [], cores: 2)
+
+        let lines = report.markdown.split(separator: "\n", omittingEmptySubsequences: false)
+        let header = lines.firstIndex { $0.contains("PostgreSQL CPU per command") }
+        #expect(header.map { String(lines[$0]) } == "| scenario | processes | PostgreSQL CPU per command (µs, median) | per pgbench transaction (µs, median) "
+            + "| fleet ceiling, PostgreSQL on 2 cores (cmd/s) | fleet ceiling, PostgreSQL on 16 cores (cmd/s) |")
+        #expect(header.map { String(lines[$0 + 2]) } == "| SyncCart, PostgreSQL | 1 | 450 | 160 | 4444 | 35556 |")
+        #expect(EndToEndReport(results: [], leftOut: [], cores: 16).markdown.contains("fleet ceiling") == false)
     }
 
     @Test func leavesOutTheCombinationsTheWorkerDoesNotSupportAndSaysWhy() {
@@ -76,14 +95,28 @@ import Testing
         #expect(LatencySummary.milliseconds(250.6) == "251")
     }
 
-    private static func result(_ scenario: Scenario?, peak: Double, ceiling: Double? = nil, p99: Double, memoryKiB: Int? = nil) -> ScenarioResult {
+    private static func result(
+        _ scenario: Scenario?,
+        peak: Double,
+        ceiling: Double? = nil,
+        p99: Double,
+        memoryKiB: Int? = nil,
+        roundTrips: [Double] = [],
+        pgbench: Double? = nil,
+        postgresCPU: [Double] = [],
+        pgbenchPostgresCPU: [Double] = []
+    ) -> ScenarioResult {
         ScenarioResult(
             scenario: scenario,
             peakRates: [peak],
             ceilingRates: ceiling.map { [$0] } ?? [],
             latencyRate: peak / 2,
             latencies: LatencySummary(p50: p99 / 2, p99: p99, p999: p99, count: 1_000),
-            memory: memoryKiB.map { [ProcessMemory(peakKiB: $0, currentKiB: $0)] } ?? []
+            memory: memoryKiB.map { [ProcessMemory(peakKiB: $0, currentKiB: $0)] } ?? [],
+            roundTripsPerCommand: roundTrips,
+            pgbenchRates: pgbench.map { [$0] } ?? [],
+            postgresCPUPerCommand: postgresCPU,
+            postgresCPUPerPgbenchTransaction: pgbenchPostgresCPU
         )
     }
 }
