@@ -7,16 +7,45 @@ import Testing
     @Test func judgesEachTargetOfTheIssueFromTheFiguresItShows() {
         let report = EndToEndReport(results: [
             Self.result(nil, peak: 10_000, p99: 1.5),
-            Self.result(Scenario(command: .syncCart, store: .memory, processes: 1), peak: 8_500, ceiling: 10_000, p99: 4, memoryKiB: 40 * 1024),
-            Self.result(Scenario(command: .syncCart, store: .sqlite, processes: 1), peak: 4_000, ceiling: 10_000, p99: 12.5, memoryKiB: 60 * 1024),
+            Self.result(Scenario(command: .syncCart, store: .memory, processes: 1), peak: 8_500, ceiling: 10_000, p99: 40, memoryKiB: 70 * 1024),
+            Self.result(Scenario(command: .syncCart, store: .sqlite, processes: 1), peak: 4_000, ceiling: 10_000, p99: 25, memoryKiB: 60 * 1024),
+            Self.result(Scenario(command: .placeOrder, store: .sqlite, processes: 1), peak: 3_600, ceiling: 10_000, p99: 30, memoryKiB: 64 * 1024),
+            Self.result(Scenario(command: .syncCart, store: .postgres, processes: 1), peak: 2_000, ceiling: 10_000, p99: 12.5, memoryKiB: 50 * 1024,
+                        pgbench: 5_000),
+            Self.result(Scenario(command: .placeOrder, store: .postgres, processes: 1), peak: 1_400, ceiling: 10_000, p99: 8, memoryKiB: 50 * 1024,
+                        pgbench: 4_000),
         ], leftOut: [], cores: 2)
 
         #expect(report.targets == [
-            "- met: SyncCart, in-memory, 1 process ≥ 0.8× the C loop: 0.85×",
             "- **missed**: SyncCart, SQLite, 1 process ≥ 0.5× the C loop: 0.40×",
-            "- met: SyncCart, in-memory, 1 process: p99 < 10 ms at half the peak rate: 4.00 ms",
-            "- **missed**: SyncCart, SQLite, 1 process: p99 < 10 ms at half the peak rate: 12.5 ms",
-            "- **missed**: worker resident memory < 50 MB (largest VmHWM): 60.0 MiB",
+            "- met: PlaceOrder, SQLite, 1 process ≥ 0.35× the C loop: 0.36×",
+            "- met: SyncCart, in-memory, 1 process ≥ 0.8× the C loop: 0.85×",
+            "- **missed**: SyncCart, PostgreSQL, 1 process ≥ 0.5× pgbench's one-statement rate: 0.40×",
+            "- met: PlaceOrder, PostgreSQL, 1 process ≥ 0.3× pgbench's one-statement rate: 0.35×",
+            "- met: SyncCart, SQLite, 1 process: p99 ≤ 25 ms at half the peak rate: 25.0 ms",
+            "- **missed**: PlaceOrder, SQLite, 1 process: p99 ≤ 25 ms at half the peak rate: 30.0 ms",
+            "- met: SyncCart, PostgreSQL, 1 process: p99 ≤ 25 ms at half the peak rate: 12.5 ms",
+            "- met: PlaceOrder, PostgreSQL, 1 process: p99 ≤ 25 ms at half the peak rate: 8.00 ms",
+            "- **missed**: SyncCart, in-memory, 1 process: worker peak RSS (VmHWM) ≤ 64 MiB: 70.0 MiB",
+            "- met: SyncCart, SQLite, 1 process: worker peak RSS (VmHWM) ≤ 64 MiB: 60.0 MiB",
+            "- met: PlaceOrder, SQLite, 1 process: worker peak RSS (VmHWM) ≤ 64 MiB: 64.0 MiB",
+            "- met: SyncCart, PostgreSQL, 1 process: worker peak RSS (VmHWM) ≤ 64 MiB: 50.0 MiB",
+            "- met: PlaceOrder, PostgreSQL, 1 process: worker peak RSS (VmHWM) ≤ 64 MiB: 50.0 MiB",
+        ])
+    }
+
+    @Test func saysWhichTargetsItHadNoScenarioFor() {
+        let report = EndToEndReport(results: [
+            Self.result(nil, peak: 10_000, p99: 1.5),
+            Self.result(Scenario(command: .syncCart, store: .postgres, processes: 2), peak: 2_000, ceiling: 10_000, p99: 12.5, pgbench: 5_000),
+        ], leftOut: [], cores: 2)
+
+        #expect(report.targets.prefix(5) == [
+            "- not measured: SyncCart, SQLite, 1 process ≥ 0.5× the C loop",
+            "- not measured: PlaceOrder, SQLite, 1 process ≥ 0.35× the C loop",
+            "- not measured: SyncCart, in-memory, 1 process ≥ 0.8× the C loop",
+            "- not measured: SyncCart, PostgreSQL, 1 process ≥ 0.5× pgbench's one-statement rate",
+            "- not measured: PlaceOrder, PostgreSQL, 1 process ≥ 0.3× pgbench's one-statement rate",
         ])
     }
 
