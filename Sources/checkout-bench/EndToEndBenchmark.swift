@@ -240,7 +240,10 @@ struct EndToEndBenchmark {
         let perClient = max(1, count / PgBench.clients)
         try await pgbench.prepare(command, perClient: perClient, round: round)
         let (rate, cpu) = try await Self.measuringCPU(of: server) {
-            try await pgbench.run(command, perClient: perClient, round: round)
+            let rate = try await pgbench.run(command, perClient: perClient, round: round)
+            // pgbench's backends end after it does: once the postmaster has waited for them, their CPU is in its children's.
+            try await Task.sleep(for: .milliseconds(200))
+            return rate
         }
         return (rate, cpu.map { $0 / Double(perClient * PgBench.clients) })
     }
@@ -250,7 +253,7 @@ struct EndToEndBenchmark {
         let before = server?.sample()
         let value = try await work()
         guard let server, let before else { return (value, nil) }
-        return (value, PostgresServerCPU.microseconds(from: before, to: server.sample()))
+        return (value, Double(server.sample() - before) / 1_000)
     }
 
     private static func describe(_ memory: [ProcessMemory]) -> String {

@@ -3,8 +3,8 @@ import Foundation
 /// The CPU time of a PostgreSQL server on this host: its postmaster and every process it started
 /// (backends, WAL writer, checkpointer, autovacuum), read from `/proc`.
 ///
-/// Whatever else uses the server meanwhile counts too, and a process that ends between two samples
-/// takes the CPU it used since the first one with it (a pool's idle connection closing).
+/// A backend that ends between two samples is not lost: the postmaster waits for it, and the kernel
+/// adds its time to the postmaster's children's. Whatever else uses the server meanwhile counts too.
 struct PostgresServerCPU: Sendable {
     let postmaster: Int32
 
@@ -22,22 +22,16 @@ struct PostgresServerCPU: Sendable {
         return PostgresServerCPU(postmaster: postmaster)
     }
 
-    /// CPU nanoseconds of the postmaster and of each of its children, by process id.
-    func sample() -> [Int32: UInt64] {
-        var sample: [Int32: UInt64] = [:]
+    /// CPU nanoseconds the server has used so far: each live child's, then the postmaster's own and
+    /// that of every child it has waited for. Only differences between two samples mean anything.
+    func sample() -> UInt64 {
+        var total: UInt64 = 0
         for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int32(name), let stat = ProcessStat.of(pid: pid), pid == postmaster || stat.parentPID == postmaster else { continue }
-            sample[pid] = stat.cpuNanoseconds
+            guard let pid = Int32(name), pid != postmaster, let stat = ProcessStat.of(pid: pid), stat.parentPID == postmaster else { continue }
+            total += stat.cpuNanoseconds
         }
-        return sample
-    }
-
-    /// Microseconds of CPU used between two samples; a process missing from `before` started between them.
-    static func microseconds(from before: [Int32: UInt64], to after: [Int32: UInt64]) -> Double {
-        let nanoseconds = after.reduce(UInt64(0)) { total, process in
-            total + process.value - min(before[process.key] ?? 0, process.value)
-        }
-        return Double(nanoseconds) / 1_000
+        guard let own = ProcessStat.of(pid: postmaster) else { return total }
+        return total + own.cpuNanoseconds + own.childrenCPUNanoseconds
     }
 
     private static func isPostgres(_ pid: Int32) -> Bool {

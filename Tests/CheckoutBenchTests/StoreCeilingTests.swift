@@ -31,17 +31,11 @@ import Testing
         #expect(PgBench.rate(in: "pgbench: error: connection to server failed") == nil)
     }
 
-    @Test func readsTheParentAndTheCPUTimeOfAProcessWhoseNameHoldsSpacesAndParentheses() {
-        let stat = "4242 (postgres: x (y) z) S 15520 15520 15520 0 -1 4194560 300 0 0 0 123 77 0 0 20 0 1 0 1117290 227258368 2000"
+    @Test func readsTheParentAndTheCPUTimeOfAProcessAndOfItsEndedChildrenWhateverItsName() {
+        let stat = "4242 (postgres: x (y) z) S 15520 15520 15520 0 -1 4194560 300 0 0 0 123 77 40 10 20 0 1 0 1117290 227258368 2000"
 
-        #expect(ProcessStat.parse(stat: stat, ticksPerSecond: 100) == ProcessStat(parentPID: 15_520, cpuNanoseconds: 2_000_000_000))
-        #expect(ProcessStat.parse(stat: "4242 (postgres) S 1", ticksPerSecond: 100) == nil)
-    }
-
-    @Test func countsTheCPUOfProcessesThatStartedBetweenSamplesAndNotOfThoseThatEnded() {
-        let before: [Int32: UInt64] = [1: 5_000_000, 2: 1_000_000, 3: 9_000_000]
-        let after: [Int32: UInt64] = [1: 7_000_000, 2: 1_500_000, 4: 250_000]
-
-        #expect(PostgresServerCPU.microseconds(from: before, to: after) == 2_750)
+        #expect(ProcessStat.parse(stat: stat, ticksPerSecond: 100)
+            == ProcessStat(parentPID: 15_520, cpuNanoseconds: 2_000_000_000, childrenCPUNanoseconds: 500_000_000))
+        #expect(ProcessStat.parse(stat: "4242 (postgres) S 1 1 1 0 -1 0 0 0 0 0 1 2", ticksPerSecond: 100) == nil)
     }
 }
