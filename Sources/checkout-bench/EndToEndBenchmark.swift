@@ -7,20 +7,26 @@ import RabbitMQ
 ///
 /// Every scenario gets a virtual host of its own (and a schema or file of its own), fresh worker
 /// processes configured only through `CHECKOUT_*`, and a warm-up. Its flat-out rounds alternate with
-/// rounds of the C loop, so that the machine's noise hits both alike; its latency rounds then run at
-/// half its median peak rate.
+/// rounds of the C loop and, on PostgreSQL, of pgbench, so that the machine's noise hits them alike;
+/// its latency rounds then run at half its median peak rate.
 struct EndToEndBenchmark {
+    /// Longer than the workers take to export their counters (every two seconds), so that a read after
+    /// this pause counts everything before it.
+    static let metricsLag: Duration = .milliseconds(2_500)
+
     /// The broker; each scenario replaces the virtual host with its own.
     var broker: AMQPEndpoint
     var workerExecutable: String
     var rabbitmqctl: String
     var psql: String
+    var pgbenchExecutable: String
     var postgresURL: String?
     var count: Int
     var rounds: Int
     var prefetch: UInt16
-    var concurrency: Int
-    var poolSize: Int
+    /// `CHECKOUT_CONCURRENCY` and `CHECKOUT_DATABASE_POOL_SIZE`; nil leaves the worker's own default.
+    var concurrency: Int?
+    var poolSize: Int?
     var workerLogLevel: String
     /// Logs, catalog and SQLite files; kept when a run fails, for its logs.
     var directory: URL
@@ -41,9 +47,10 @@ struct EndToEndBenchmark {
             throw error
         }
         do {
+            let server = await postgresServer(for: scenarios)
             var results = [try await measureCeiling(ceiling)]
             for (index, scenario) in scenarios.enumerated() {
-                results.append(try await measure(scenario, number: index + 1, ceiling: ceiling, catalog: catalog.path))
+                results.append(try await measure(scenario, number: index + 1, ceiling: ceiling, server: server, catalog: catalog.path))
             }
             await ceiling.close()
             await ceilingHost.delete()
@@ -55,6 +62,18 @@ struct EndToEndBenchmark {
             log("logs kept in \(directory.path)")
             throw error
         }
+    }
+
+    /// The PostgreSQL server whose CPU the PostgreSQL scenarios read, when it runs on this host.
+    private func postgresServer(for scenarios: [Scenario]) async -> PostgresServerCPU? {
+        guard let postgresURL, scenarios.contains(where: { $0.store == .postgres }) else { return nil }
+        let server = await PostgresServerCPU.locate(url: postgresURL, psql: psql)
+        if let server {
+            log("PostgreSQL's CPU: the postmaster (pid \(server.postmaster)) and its children")
+        } else {
+            log("PostgreSQL's CPU is not measured: /proc on this host does not show its server")
+        }
+        return server
     }
 
     /// The C loop alone: its peak, and its latency at half of it.
@@ -76,7 +95,7 @@ struct EndToEndBenchmark {
                               latencies: LatencySummary(microseconds: latencies), memory: [])
     }
 
-    private func measure(_ scenario: Scenario, number: Int, ceiling: CeilingLoop, catalog: String) async throws -> ScenarioResult {
+    private func measure(_ scenario: Scenario, number: Int, ceiling: CeilingLoop, server: PostgresServerCPU?, catalog: String) async throws -> ScenarioResult {
         let name = "checkout-bench-\(runID)-\(number)"
         log("\(scenario): virtual host \(name)")
         let host = try await BenchVirtualHost.create(name, for: broker.user, rabbitmqctl: rabbitmqctl)
@@ -106,7 +125,8 @@ struct EndToEndBenchmark {
             )
             let result: ScenarioResult
             do {
-                result = try await measure(scenario, number: number, on: fleet, ceiling: ceiling)
+                let pgbench = schema.map { PgBench(executable: pgbenchExecutable, psql: psql, schema: $0, directory: directory) }
+                result = try await measure(scenario, number: number, on: fleet, ceiling: ceiling, pgbench: pgbench, server: pgbench == nil ? nil : server)
             } catch {
                 _ = await fleet.stop()
                 throw error
@@ -125,33 +145,115 @@ struct EndToEndBenchmark {
         }
     }
 
-    private func measure(_ scenario: Scenario, number: Int, on fleet: WorkerFleet, ceiling: CeilingLoop) async throws -> ScenarioResult {
+    private func measure(
+        _ scenario: Scenario,
+        number: Int,
+        on fleet: WorkerFleet,
+        ceiling: CeilingLoop,
+        pgbench: PgBench?,
+        server: PostgresServerCPU?
+    ) async throws -> ScenarioResult {
         log("\(scenario): consuming, " + Self.describe(try fleet.memory()))
-        let warmUp = try await fleet.run(scenario.command, count: min(count, 1_000), rate: nil, label: "\(number)-w")
+        let warmUpCount = min(count, 1_000)
+        try await fleet.prepare(scenario.command, count: warmUpCount, label: "\(number)-w")
+        let warmUp = try await fleet.run(scenario.command, count: warmUpCount, rate: nil, label: "\(number)-w")
         log(String(format: "\(scenario): warm-up %.0f cmd/s", warmUp.commandsPerSecond))
 
         var peaks: [Double] = []
         var ceilings: [Double] = []
+        var roundTrips: [Double] = []
+        var pgbenchRates: [Double] = []
+        var postgresCPU: [Double] = []
+        var pgbenchPostgresCPU: [Double] = []
         for round in 1...rounds {
             let raw = try await ceiling.run(count: count, rate: nil, label: "\(number)-c\(round)")
-            let result = try await fleet.run(scenario.command, count: count, rate: nil, label: "\(number)-f\(round)")
             ceilings.append(raw.commandsPerSecond)
-            peaks.append(result.commandsPerSecond)
-            log(String(format: "\(scenario): round %d flat out %.0f cmd/s (C loop %.0f msg/s, ratio %.2f)",
-                       round, result.commandsPerSecond, raw.commandsPerSecond, result.commandsPerSecond / raw.commandsPerSecond))
+            let worker = try await flatOut(scenario, on: fleet, label: "\(number)-f\(round)", server: server)
+            peaks.append(worker.run.commandsPerSecond)
+            var line = String(format: "\(scenario): round %d flat out %.0f cmd/s (C loop %.0f msg/s, ratio %.2f",
+                              round, worker.run.commandsPerSecond, raw.commandsPerSecond, worker.run.commandsPerSecond / raw.commandsPerSecond)
+            if let perCommand = worker.roundTrips {
+                roundTrips.append(perCommand)
+                line += String(format: "; %.2f database round trips per command", perCommand)
+            }
+            if let microseconds = worker.postgresCPU {
+                postgresCPU.append(microseconds)
+                line += String(format: "; PostgreSQL CPU %.0f µs per command", microseconds)
+            }
+            if let pgbench {
+                let postgres = try await pgbenchRound(pgbench, scenario.command, round: round, server: server)
+                pgbenchRates.append(postgres.rate)
+                line += String(format: "; pgbench %.0f TPS, ratio %.2f", postgres.rate, worker.run.commandsPerSecond / postgres.rate)
+                if let microseconds = postgres.postgresCPU {
+                    pgbenchPostgresCPU.append(microseconds)
+                    line += String(format: ", PostgreSQL CPU %.0f µs per transaction", microseconds)
+                }
+            }
+            log(line + ")")
         }
 
         let rate = peaks.median / 2
         var latencies = RunLedger.emptyLatencies
         for round in 1...rounds {
-            let result = try await fleet.run(scenario.command, count: count, rate: rate, label: "\(number)-h\(round)")
+            let label = "\(number)-h\(round)"
+            try await fleet.prepare(scenario.command, count: count, label: label)
+            let result = try await fleet.run(scenario.command, count: count, rate: rate, label: label)
             latencies.add(result.latencies)
             log(String(format: "\(scenario): round %d at %.0f cmd/s: ", round, rate) + LatencySummary(microseconds: result.latencies).sentence)
         }
         let memory = try fleet.memory()
         log("\(scenario): after the rounds, " + Self.describe(memory))
-        return ScenarioResult(scenario: scenario, peakRates: peaks, ceilingRates: ceilings, latencyRate: rate,
-                              latencies: LatencySummary(microseconds: latencies), memory: memory)
+        return ScenarioResult(
+            scenario: scenario, peakRates: peaks, ceilingRates: ceilings, latencyRate: rate,
+            latencies: LatencySummary(microseconds: latencies), memory: memory,
+            roundTripsPerCommand: roundTrips, pgbenchRates: pgbenchRates,
+            postgresCPUPerCommand: postgresCPU, postgresCPUPerPgbenchTransaction: pgbenchPostgresCPU
+        )
+    }
+
+    /// One flat-out round of the workers, with what it cost the database per command: the statements
+    /// the workers counted (read after a pause for their sampling, before and after) and, when the
+    /// server is on this host, PostgreSQL's CPU.
+    private func flatOut(_ scenario: Scenario, on fleet: WorkerFleet, label: String, server: PostgresServerCPU?) async throws
+        -> (run: RunResult, roundTrips: Double?, postgresCPU: Double?)
+    {
+        let counted = scenario.store != .memory
+        try await fleet.prepare(scenario.command, count: count, label: label)
+        if counted { try await Task.sleep(for: Self.metricsLag) }
+        let roundTripsBefore = counted ? try await fleet.roundTrips() : 0
+        let (run, cpu) = try await Self.measuringCPU(of: server) {
+            try await fleet.run(scenario.command, count: count, rate: nil, label: label)
+        }
+        var roundTrips: Double?
+        if counted {
+            try await Task.sleep(for: Self.metricsLag)
+            roundTrips = Double(try await fleet.roundTrips() - roundTripsBefore) / Double(count)
+        }
+        return (run, roundTrips, cpu.map { $0 / Double(count) })
+    }
+
+    /// One pgbench round of about as many commands as the workers' rounds, with PostgreSQL's CPU per
+    /// transaction when the server is on this host.
+    private func pgbenchRound(_ pgbench: PgBench, _ command: BenchCommand, round: Int, server: PostgresServerCPU?) async throws
+        -> (rate: Double, postgresCPU: Double?)
+    {
+        let perClient = max(1, count / PgBench.clients)
+        try await pgbench.prepare(command, perClient: perClient, round: round)
+        let (rate, cpu) = try await Self.measuringCPU(of: server) {
+            let rate = try await pgbench.run(command, perClient: perClient, round: round)
+            // pgbench's backends end after it does: once the postmaster has waited for them, their CPU is in its children's.
+            try await Task.sleep(for: .milliseconds(200))
+            return rate
+        }
+        return (rate, cpu.map { $0 / Double(perClient * PgBench.clients) })
+    }
+
+    /// What `work` returns and, when the server is on this host, the CPU it used meanwhile, µs.
+    private static func measuringCPU<Value>(of server: PostgresServerCPU?, _ work: () async throws -> Value) async throws -> (Value, Double?) {
+        let before = server?.sample()
+        let value = try await work()
+        guard let server, let before else { return (value, nil) }
+        return (value, Double(server.sample() - before) / 1_000)
     }
 
     private static func describe(_ memory: [ProcessMemory]) -> String {
@@ -160,18 +262,18 @@ struct EndToEndBenchmark {
 
     /// The worker's whole configuration for a scenario, as an operator would give it.
     private func workerSettings(virtualHost: String, databaseURL: String, catalog: String) -> [String: String] {
-        [
+        var settings = [
             "CHECKOUT_AMQP_URL": amqpURL(virtualHost),
             "CHECKOUT_DATABASE_URL": databaseURL,
-            "CHECKOUT_DATABASE_POOL_SIZE": "\(poolSize)",
             "CHECKOUT_CATALOG_FILE": catalog,
             "CHECKOUT_PAYMENT_PROCESSOR": "sandbox",
             "CHECKOUT_PREFETCH": "\(prefetch)",
-            "CHECKOUT_CONCURRENCY": "\(concurrency)",
-            "CHECKOUT_HTTP_PORT": "0",
             "CHECKOUT_LOG_LEVEL": workerLogLevel,
             "CHECKOUT_LOG_FORMAT": "json",
         ]
+        settings["CHECKOUT_CONCURRENCY"] = concurrency.map(String.init)
+        settings["CHECKOUT_DATABASE_POOL_SIZE"] = poolSize.map(String.init)
+        return settings
     }
 
     private func endpoint(_ virtualHost: String) -> AMQPEndpoint {

@@ -9,8 +9,10 @@ struct EndToEndCommand: AsyncParsableCommand {
         abstract: "Throughput and latency from publish to result event through real worker processes, against the C loop.",
         discussion: """
             For each scenario (use case × store × processes) it starts the built checkout-worker on a virtual host of its own, \
-            measures the peak throughput flat out in rounds alternating with the C loop, then p50/p99/p99.9 at half that rate, \
-            and each worker's resident memory (VmHWM). Needs rabbitmqctl for the virtual hosts and, for PostgreSQL, psql.
+            measures the peak throughput flat out in rounds alternating with the C loop (and, on PostgreSQL, with pgbench sending \
+            the same unit of work as one statement), the database round trips per command from the workers' /metrics, \
+            PostgreSQL's CPU per command when it runs on this host, then p50/p99/p99.9 at half the peak rate, and each worker's \
+            resident memory (VmHWM). Needs rabbitmqctl for the virtual hosts and, for PostgreSQL, psql and pgbench.
             """,
         aliases: ["e2e"]
     )
@@ -27,6 +29,8 @@ struct EndToEndCommand: AsyncParsableCommand {
     var postgresURL: String?
     @Option(help: "psql, to make and drop those schemas.")
     var psql = "psql"
+    @Option(help: "pgbench, for PostgreSQL's own rate (default: on PATH, else the newest /usr/lib/postgresql/*/bin/pgbench).")
+    var pgbench = PgBench.defaultExecutable
     @Option(help: "The checkout-worker executable (default: the one next to this checkout-bench).")
     var worker: String?
 
@@ -34,12 +38,12 @@ struct EndToEndCommand: AsyncParsableCommand {
     var count = 5_000
     @Option(help: "Flat-out rounds, then as many latency rounds, per scenario.")
     var rounds = 3
-    @Option(help: "CHECKOUT_PREFETCH of the workers, and the C loop's prefetch.")
-    var prefetch: UInt16 = 300
-    @Option(help: "CHECKOUT_CONCURRENCY of the workers (default: the prefetch, so that a worker works on all it holds, as the C loop does).")
+    @Option(help: "CHECKOUT_PREFETCH of the workers (default: the worker's), and the C loop's prefetch.")
+    var prefetch: UInt16 = 50
+    @Option(help: "CHECKOUT_CONCURRENCY of the workers (default: unset, the worker's own, derived from the prefetch).")
     var concurrency: Int?
-    @Option(help: "CHECKOUT_DATABASE_POOL_SIZE of the workers.")
-    var poolSize = 10
+    @Option(help: "CHECKOUT_DATABASE_POOL_SIZE of the workers (default: unset, the worker's own).")
+    var poolSize: Int?
     @Option(help: "CHECKOUT_LOG_LEVEL of the workers (their logs go to files).")
     var workerLogLevel = "info"
 
@@ -51,10 +55,9 @@ struct EndToEndCommand: AsyncParsableCommand {
     var processes: [Int] = [1, 2]
 
     func validate() throws {
-        guard count > 0, rounds > 0, poolSize > 0, prefetch > 0 else {
-            throw ValidationError("--count, --rounds, --prefetch and --pool-size take positive numbers")
+        guard count > 0, rounds > 0, prefetch > 0, (concurrency ?? 1) > 0, (poolSize ?? 1) > 0 else {
+            throw ValidationError("--count, --rounds, --prefetch, --concurrency and --pool-size take positive numbers")
         }
-        if let concurrency, concurrency <= 0 { throw ValidationError("--concurrency takes a positive number") }
     }
 
     func run() async throws {
@@ -66,17 +69,19 @@ struct EndToEndCommand: AsyncParsableCommand {
             workerExecutable: executable,
             rabbitmqctl: rabbitmqctl,
             psql: psql,
+            pgbenchExecutable: pgbench,
             postgresURL: postgresURL ?? ProcessInfo.processInfo.environment["POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 },
             count: count,
             rounds: rounds,
             prefetch: prefetch,
-            concurrency: concurrency ?? Int(prefetch),
+            concurrency: concurrency,
             poolSize: poolSize,
             workerLogLevel: workerLogLevel,
             directory: FileManager.default.temporaryDirectory.appendingPathComponent("checkout-bench-\(ProcessInfo.processInfo.processIdentifier)")
         )
-        log("end-to-end benchmark: \(count) commands per round, \(rounds) rounds, prefetch \(prefetch), concurrency \(benchmark.concurrency), "
-            + "pool \(poolSize), broker \(benchmark.broker), worker \(executable)")
+        log("end-to-end benchmark: \(count) commands per round, \(rounds) rounds, prefetch \(prefetch), "
+            + "concurrency \(concurrency.map(String.init) ?? "the worker's default"), pool \(poolSize.map(String.init) ?? "the worker's default"), "
+            + "broker \(benchmark.broker), worker \(executable)")
         for line in leftOut { log("left out: \(line)") }
         let work = Task { try await benchmark.run(scenarios) }
         let interruption = Interruption(cancelling: work)
@@ -87,7 +92,7 @@ struct EndToEndCommand: AsyncParsableCommand {
         } catch is CancellationError {
             throw ExitCode(130)
         }
-        print(EndToEndReport(results: results, leftOut: leftOut).markdown)
+        print(EndToEndReport(results: results, leftOut: leftOut, cores: ProcessInfo.processInfo.activeProcessorCount).markdown)
         log("took \(Int((ContinuousClock.now - started).seconds)) s")
     }
 

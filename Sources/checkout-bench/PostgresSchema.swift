@@ -15,6 +15,11 @@ struct PostgresSchema: Sendable {
         url + (url.contains("?") ? "&" : "?") + "schema=\(name)"
     }
 
+    /// The same schema for libpq's tools (pgbench, psql), through the connection's `search_path`.
+    var libpqURL: String {
+        url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(name)"
+    }
+
     func drop() async {
         do {
             try await Subprocess.run(psql, [url, "-v", "ON_ERROR_STOP=1", "-q", "-c", "DROP SCHEMA \(name) CASCADE"])

@@ -12,10 +12,36 @@ struct ScenarioResult: Sendable {
     var latencies: LatencySummary
     /// Each worker process's resident memory at the end of the scenario.
     var memory: [ProcessMemory]
+    /// Statements the workers sent their database per command in each flat-out round, from their
+    /// counters; none on `memory://`, which has no database.
+    var roundTripsPerCommand: [Double] = []
+    /// pgbench's rate for the same unit of work as one statement, in rounds alternating with the
+    /// worker's; PostgreSQL only.
+    var pgbenchRates: [Double] = []
+    /// PostgreSQL's CPU per command in each flat-out round, µs; only when the server runs on this host.
+    var postgresCPUPerCommand: [Double] = []
+    /// PostgreSQL's CPU per pgbench transaction in each pgbench round, µs.
+    var postgresCPUPerPgbenchTransaction: [Double] = []
 
     var peak: Double { peakRates.median }
     var ceiling: Double { ceilingRates.median }
     var ratio: Double? { ceilingRates.isEmpty ? nil : peak / ceiling }
     /// The largest VmHWM among the scenario's processes.
     var peakMemoryKiB: Int? { memory.map(\.peakKiB).max() }
+    var roundTrips: Double? { Self.median(roundTripsPerCommand) }
+    var pgbench: Double? { Self.median(pgbenchRates) }
+    /// The worker's peak against PostgreSQL's own for the same unit of work.
+    var pgbenchRatio: Double? { pgbench.map { peak / $0 } }
+    var postgresCPU: Double? { Self.median(postgresCPUPerCommand) }
+    var postgresCPUPerPgbench: Double? { Self.median(postgresCPUPerPgbenchTransaction) }
+
+    /// Commands per second that one PostgreSQL of `cores` cores serves at this CPU per command, all
+    /// of it spent on them: the most any number of worker replicas can get from it.
+    func fleetCeiling(cores: Int) -> Double? {
+        postgresCPU.map { Double(cores) * 1_000_000 / $0 }
+    }
+
+    private static func median(_ values: [Double]) -> Double? {
+        values.isEmpty ? nil : values.median
+    }
 }

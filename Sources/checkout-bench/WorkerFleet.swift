@@ -36,8 +36,8 @@ final class WorkerFleet: Sendable {
     ) async throws -> WorkerFleet {
         var processes: [WorkerProcess] = []
         do {
-            for number in 1...count {
-                processes.append(try WorkerProcess.start(executable: executable, settings: settings, logPath: "\(logPrefix)-worker\(number).log"))
+            for (number, port) in zip(1...count, try FreePorts.pick(count)) {
+                processes.append(try WorkerProcess.start(executable: executable, settings: settings, httpPort: port, logPath: "\(logPrefix)-worker\(number).log"))
             }
             try await waitUntilConsuming(processes, on: virtualHost)
             let publisher = try await AMQPConnection.connect(AMQPConfiguration(endpoints: [endpoint]), logger: ConnectionLogger.shared)
@@ -56,17 +56,20 @@ final class WorkerFleet: Sendable {
         }
     }
 
-    /// Sends `count` commands of one kind, flat out or at `rate` per second, and times each to its event.
-    ///
-    /// PlaceOrder needs synced carts: they are synced first, flat out and untimed.
+    /// What a run of `count` commands needs first: PlaceOrder orders synced carts, which this syncs
+    /// flat out and untimed; SyncCart needs nothing.
+    func prepare(_ command: BenchCommand, count: Int, label: String) async throws {
+        guard command == .placeOrder else { return }
+        _ = try await LoadRun(publisher: publisher, collector: collector)
+            .run(RunLedger(idPrefix: "\(label)-cart-", count: count, expectedType: BenchCommand.syncCart.acceptedEvent)) { index, messageID in
+                Self.command(.syncCart, messageID: messageID, body: Workload.syncCart(cart: Self.cart(label, index), index: index))
+            }
+    }
+
+    /// Sends `count` commands of one kind, flat out or at `rate` per second, and times each to its
+    /// event; ``prepare(_:count:label:)`` with the same label must have run.
     func run(_ command: BenchCommand, count: Int, rate: Double?, label: String) async throws -> RunResult {
-        if command == .placeOrder {
-            _ = try await LoadRun(publisher: publisher, collector: collector)
-                .run(RunLedger(idPrefix: "\(label)-cart-", count: count, expectedType: BenchCommand.syncCart.acceptedEvent)) { index, messageID in
-                    Self.command(.syncCart, messageID: messageID, body: Workload.syncCart(cart: Self.cart(label, index), index: index))
-                }
-        }
-        return try await LoadRun(publisher: publisher, collector: collector, rate: rate)
+        try await LoadRun(publisher: publisher, collector: collector, rate: rate)
             .run(RunLedger(idPrefix: "\(label)-", count: count, expectedType: command.acceptedEvent)) { index, messageID in
                 let body = switch command {
                 case .syncCart: Workload.syncCart(cart: Self.cart(label, index), index: index)
@@ -74,6 +77,13 @@ final class WorkerFleet: Sendable {
                 }
                 return Self.command(command, messageID: messageID, body: body)
             }
+    }
+
+    /// The statements every process has sent its database, as their `/metrics` show them.
+    func roundTrips() async throws -> Int {
+        var total = 0
+        for process in processes { total += try await process.roundTrips() }
+        return total
     }
 
     func memory() throws -> [ProcessMemory] {

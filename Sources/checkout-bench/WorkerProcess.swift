@@ -1,26 +1,37 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// One `checkout-worker run` process of a scenario, configured only through its `CHECKOUT_*`
 /// environment as an operator would, with its log in a file.
 final class WorkerProcess: Sendable {
+    /// The counter of the statements a worker sends its database.
+    static let roundTripsMetric = "checkout_database_round_trips_total"
+
     let logPath: String
+    /// `CHECKOUT_HTTP_PORT`, where it serves `/metrics`.
+    let httpPort: Int
     private let process: Process
 
     var pid: Int32 { process.processIdentifier }
 
-    private init(process: Process, logPath: String) {
+    private init(process: Process, logPath: String, httpPort: Int) {
         self.process = process
         self.logPath = logPath
+        self.httpPort = httpPort
     }
 
-    /// Starts the process; `settings` are added to (and win over) this process's environment.
-    static func start(executable: String, settings: [String: String], logPath: String) throws -> WorkerProcess {
+    /// Starts the process; `settings` are added to (and win over) this process's environment, and
+    /// `httpPort` is its `CHECKOUT_HTTP_PORT`.
+    static func start(executable: String, settings: [String: String], httpPort: Int, logPath: String) throws -> WorkerProcess {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["run"]
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("CHECKOUT_") }.merging(settings) { $1 }
+            .merging(["CHECKOUT_HTTP_PORT": "\(httpPort)"]) { $1 }
         process.standardOutput = log
         process.standardError = log
         do {
@@ -29,7 +40,7 @@ final class WorkerProcess: Sendable {
             throw BenchmarkError(message: "cannot start \(executable): \(error)")
         }
         try? log.close()
-        return WorkerProcess(process: process, logPath: logPath)
+        return WorkerProcess(process: process, logPath: logPath, httpPort: httpPort)
     }
 
     /// Throws, with the end of its log, if it has exited.
@@ -41,6 +52,25 @@ final class WorkerProcess: Sendable {
 
     func memory() throws -> ProcessMemory {
         try ProcessMemory.of(pid: pid)
+    }
+
+    /// The statements it has sent its database, as its `/metrics` shows them: sampled every two
+    /// seconds, so a read counts what it sent until two seconds before.
+    func roundTrips() async throws -> Int {
+        let url = URL(string: "http://127.0.0.1:\(httpPort)/metrics")!
+        let (data, response): (Data, URLResponse)
+        do {
+            (data, response) = try await URLSession.shared.data(from: url)
+        } catch {
+            throw BenchmarkError(message: "checkout-worker (pid \(pid)): cannot read \(url): \(error)")
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard status == 200 else { throw BenchmarkError(message: "checkout-worker (pid \(pid)): GET \(url) answered \(status)") }
+        let text = String(decoding: data, as: UTF8.self)
+        guard let value = PrometheusText.value(of: Self.roundTripsMetric, in: text) else {
+            throw BenchmarkError(message: "checkout-worker (pid \(pid)) exports no \(Self.roundTripsMetric) on \(url)")
+        }
+        return Int(value)
     }
 
     /// SIGTERM, as an orchestrator stops it; SIGKILL if it has not exited after `timeout`.

@@ -5,6 +5,7 @@ import Foundation
 /// so that every command is accepted and orders do not all queue on one product row.
 enum Workload {
     static let skuCount = 1_000
+    static let skuPrefix = "SKU-BENCH-"
     static let unitPrice = 1_250
     static let stock = 1_000_000_000
     /// What every cart costs: two of one SKU and one of another.
@@ -29,6 +30,6 @@ enum Workload {
     }
 
     private static func sku(_ index: Int) -> String {
-        "SKU-BENCH-\(index)"
+        "\(skuPrefix)\(index)"
     }
 }
