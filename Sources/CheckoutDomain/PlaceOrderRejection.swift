@@ -42,8 +42,9 @@ public struct PlaceOrderRejection: Hashable, Codable, Sendable {
 
     /// The answer to a command that re-uses the `message_id` of another: nothing of that one's outcome.
     public static func duplicateMessageID(of request: PlaceOrderRequest) -> PlaceOrderRejection {
-        PlaceOrderRejection(cartID: request.cartID, reason: .duplicateMessageID,
-                            message: "message_id \(request.commandID) was already used by another command; nothing was done")
+        PlaceOrderRejection(
+            cartID: request.cartID, reason: .duplicateMessageID,
+            message: "message_id \(request.commandID) was already used by another command; nothing was done")
     }
 
     /// The rejection of a command abandoned once `error` outlasted every retry: `payment-unavailable`

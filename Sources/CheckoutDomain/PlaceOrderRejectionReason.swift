@@ -35,7 +35,8 @@ public enum PlaceOrderRejectionReason: String, Hashable, Codable, Sendable, Case
     var mayFollowAChargeOfTheSameCommand: Bool {
         switch self {
         case .cartCheckedOut, .cartChanged, .priceChanged, .outOfStock, .unavailable, .paymentUnavailable: true
-        case .invalidRequest, .cartNotFound, .forbidden, .cartEmpty, .paymentDeclined, .paymentFailed, .orderFailed, .duplicateMessageID: false
+        case .invalidRequest, .cartNotFound, .forbidden, .cartEmpty, .paymentDeclined, .paymentFailed, .orderFailed, .duplicateMessageID:
+            false
         }
     }
 }

@@ -61,10 +61,11 @@ public struct PlaceOrderUseCase: PlaceOrder {
             return try await output.didReject(PlaceOrderRejection(cartID: request.cartID, reason: .invalidRequest, message: error.message))
         }
         let now = now()
-        try await processedCommands.once(command.id, digest: request.digest, at: now, lease: claimLease,
-                                         work: { try await place(command, at: now) },
-                                         report: { try await report($0, of: command.id, waitingForTheSearch: true) },
-                                         conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
+        try await processedCommands.once(
+            command.id, digest: request.digest, at: now, lease: claimLease,
+            work: { try await place(command, at: now) },
+            report: { try await report($0, of: command.id, waitingForTheSearch: true) },
+            conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
     }
 
     /// Records the abandon as the command's outcome: its idempotency key has been used with the
@@ -75,10 +76,11 @@ public struct PlaceOrderUseCase: PlaceOrder {
         }
         let rejection = PlaceOrderRejection.unavailable(cartID: request.cartID, after: error)
         let now = now()
-        try await processedCommands.once(command.id, digest: request.digest, at: now, lease: claimLease,
-                                         work: { try await processedCommands.record(.rejected(rejection: rejection), for: command.id) },
-                                         report: { try await report($0, of: command.id, waitingForTheSearch: false) },
-                                         conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
+        try await processedCommands.once(
+            command.id, digest: request.digest, at: now, lease: claimLease,
+            work: { try await processedCommands.record(.rejected(rejection: rejection), for: command.id) },
+            report: { try await report($0, of: command.id, waitingForTheSearch: false) },
+            conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
     }
 
     private func place(_ command: ValidPlaceOrderRequest, at now: Date) async throws -> PlaceOrderOutcome {
@@ -95,7 +97,8 @@ public struct PlaceOrderUseCase: PlaceOrder {
             return try await reject(command, .cartEmpty, "cart \(command.cartID) has no lines")
         }
         guard cart.version == command.cartVersion else {
-            return try await reject(command, .cartChanged, "cart \(command.cartID) is at version \(cart.version), not \(command.cartVersion)")
+            return try await reject(
+                command, .cartChanged, "cart \(command.cartID) is at version \(cart.version), not \(command.cartVersion)")
         }
         let products = try await catalog.products(Set(cart.lines.map(\.sku)))
         let lines: [CartLine]
@@ -165,7 +168,8 @@ public struct PlaceOrderUseCase: PlaceOrder {
         case .cartChanged:
             failure = "cart \(command.cartID) changed while paying"
         }
-        return try await reject(command, .orderFailed, "the order could not be stored: \(failure); the payment was refunded", refund: order.payment)
+        return try await reject(
+            command, .orderFailed, "the order could not be stored: \(failure); the payment was refunded", refund: order.payment)
     }
 
     private func reject(
@@ -225,7 +229,8 @@ public struct PlaceOrderUseCase: PlaceOrder {
             guard found == nil, waitingForTheSearch, now().timeIntervalSince(requestedAt) < payments.searchLag else { return }
             throw RetryableError(
                 code: .paymentProcessorUnavailable,
-                context: "the charge command \(commandID) requested at \(requestedAt) is not found yet; the processor's search may lag behind it"
+                context:
+                    "the charge command \(commandID) requested at \(requestedAt) is not found yet; the processor's search may lag behind it"
             )
         }
     }

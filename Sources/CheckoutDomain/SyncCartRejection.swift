@@ -17,8 +17,9 @@ public struct SyncCartRejection: Hashable, Codable, Sendable {
 
     /// The answer to a command that re-uses the `message_id` of another: nothing of that one's outcome.
     public static func duplicateMessageID(of request: SyncCartRequest) -> SyncCartRejection {
-        SyncCartRejection(cartID: request.cartID, reason: .duplicateMessageID,
-                          message: "message_id \(request.commandID) was already used by another command; nothing was done")
+        SyncCartRejection(
+            cartID: request.cartID, reason: .duplicateMessageID,
+            message: "message_id \(request.commandID) was already used by another command; nothing was done")
     }
 
     /// The rejection the messaging layer reports once `error` outlasted every retry.

@@ -33,7 +33,8 @@ public struct SyncCartUseCase: SyncCart {
             return try await output.didReject(SyncCartRejection(cartID: request.cartID, reason: .invalidRequest, message: error.message))
         }
         let (merged, mergeAdjustments) = Self.merge(command.lines)
-        let snapshot = try await store.snapshot(for: command.id, cart: command.cartID, currency: command.currency, skus: Set(merged.map(\.sku)))
+        let snapshot = try await store.snapshot(
+            for: command.id, cart: command.cartID, currency: command.currency, skus: Set(merged.map(\.sku)))
         if let recorded = snapshot.recorded {
             return try await replay(recorded, to: request)
         }

@@ -18,8 +18,10 @@ public struct InMemoryDelivery: MessageDelivery {
     public let bodySize: Int
     public let headersTruncated: Bool
 
-    init(broker: InMemoryMessageBroker, deliveryTag: UInt64, routingKey: String, properties: AMQPProperties, body: [UInt8],
-         bodySize: Int, headersTruncated: Bool) {
+    init(
+        broker: InMemoryMessageBroker, deliveryTag: UInt64, routingKey: String, properties: AMQPProperties, body: [UInt8],
+        bodySize: Int, headersTruncated: Bool
+    ) {
         self.broker = broker
         self.deliveryTag = deliveryTag
         self.routingKey = routingKey

@@ -74,8 +74,9 @@ public final class InMemoryMessageBroker: MessageBroker {
             state.lastDeliveryTag += 1
             return state.lastDeliveryTag
         }
-        return InMemoryDelivery(broker: self, deliveryTag: deliveryTag, routingKey: routingKey, properties: properties,
-                                body: body, bodySize: bodySize ?? body.count, headersTruncated: headersTruncated)
+        return InMemoryDelivery(
+            broker: self, deliveryTag: deliveryTag, routingKey: routingKey, properties: properties,
+            body: body, bodySize: bodySize ?? body.count, headersTruncated: headersTruncated)
     }
 
     /// Everything that happened so far, in order.
@@ -87,7 +88,8 @@ public final class InMemoryMessageBroker: MessageBroker {
     public func published(toExchange exchange: String, routingKey: String? = nil) -> [AMQPMessage] {
         events.compactMap { event in
             guard case .published(let message) = event, message.exchange == exchange,
-                  routingKey == nil || message.routingKey == routingKey else { return nil }
+                routingKey == nil || message.routingKey == routingKey
+            else { return nil }
             return message
         }
     }
@@ -107,7 +109,8 @@ public final class InMemoryMessageBroker: MessageBroker {
     private func failure(for message: AMQPMessage, in state: inout State) -> AMQPError? {
         let size = message.properties.encodedByteCount
         if size > maximumPropertiesByteCount {
-            return AMQPError(code: .protocolError, message: "the properties take \(size) bytes, over the \(maximumPropertiesByteCount) of one frame")
+            return AMQPError(
+                code: .protocolError, message: "the properties take \(size) bytes, over the \(maximumPropertiesByteCount) of one frame")
         }
         guard let index = state.failures.firstIndex(where: { $0.exchange == message.exchange }) else { return nil }
         let error = state.failures[index].error

@@ -19,8 +19,10 @@ struct CommandInstrumentation: Sendable {
             record(result: "handled", since: start)
         } catch let error as RetryableError {
             record(result: "retryable", since: start)
-            Counter(label: "checkout_command_retries_total", dimensions: [("command", command), ("code", "\(error.code)")], factory: metrics)
-                .increment()
+            Counter(
+                label: "checkout_command_retries_total", dimensions: [("command", command), ("code", "\(error.code)")], factory: metrics
+            )
+            .increment()
             logger.warning("\(command) will be retried", error: error, metadata: ["error.code": "\(error.code)"])
             throw error
         } catch {
@@ -35,8 +37,10 @@ struct CommandInstrumentation: Sendable {
         var logger = logger
         logger[metadataKey: "command.id"] = "\(commandID)"
         logger[metadataKey: "cart.id"] = "\(cartID)"
-        Counter(label: "checkout_commands_abandoned_total", dimensions: [("command", command), ("code", "\(cause.code)")], factory: metrics)
-            .increment()
+        Counter(
+            label: "checkout_commands_abandoned_total", dimensions: [("command", command), ("code", "\(cause.code)")], factory: metrics
+        )
+        .increment()
         logger.error("\(command) abandoned after its last retry", error: cause, metadata: ["error.code": "\(cause.code)"])
         do {
             try await abandon()

@@ -21,19 +21,23 @@ public struct InstrumentedPlaceOrderOutput: PlaceOrderUseCaseOutput {
     public func didPlace(_ order: Order) async throws {
         try await decoratee.didPlace(order)
         Counter(label: "checkout_orders_total", dimensions: [("result", "placed")], factory: metrics).increment()
-        logger.info("order placed", metadata: [
-            "order.id": "\(order.id)",
-            "cart.id": "\(order.cartID)",
-            "order.total_minor_units": .stringConvertible(order.total.minorUnits),
-            "order.currency": "\(order.total.currency)",
-            "payment.id": "\(order.payment.id)",
-        ])
+        logger.info(
+            "order placed",
+            metadata: [
+                "order.id": "\(order.id)",
+                "cart.id": "\(order.cartID)",
+                "order.total_minor_units": .stringConvertible(order.total.minorUnits),
+                "order.currency": "\(order.total.currency)",
+                "payment.id": "\(order.payment.id)",
+            ])
     }
 
     public func didReject(_ rejection: PlaceOrderRejection) async throws {
         try await decoratee.didReject(rejection)
-        Counter(label: "checkout_orders_total", dimensions: [("result", "rejected"), ("reason", rejection.reason.rawValue)], factory: metrics)
-            .increment()
+        Counter(
+            label: "checkout_orders_total", dimensions: [("result", "rejected"), ("reason", rejection.reason.rawValue)], factory: metrics
+        )
+        .increment()
         var metadata: Logger.Metadata = [
             "cart.id": "\(rejection.cartID)",
             "rejection.reason": "\(rejection.reason.rawValue)",

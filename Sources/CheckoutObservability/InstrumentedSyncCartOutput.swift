@@ -25,20 +25,25 @@ public struct InstrumentedSyncCartOutput: SyncCartUseCaseOutput {
             Counter(label: "checkout_cart_adjustments_total", dimensions: [("reason", adjustment.reason.rawValue)], factory: metrics)
                 .increment()
         }
-        logger.info("cart synced", metadata: [
-            "cart.id": "\(synced.cart.id)",
-            "cart.version": .stringConvertible(synced.cart.version),
-            "cart.lines": .stringConvertible(synced.cart.lines.count),
-            "cart.subtotal_minor_units": .stringConvertible(synced.cart.subtotal.minorUnits),
-            "cart.currency": "\(synced.cart.subtotal.currency)",
-            "cart.adjustments": .array(synced.adjustments.map { "\($0.reason.rawValue)" }),
-        ])
+        logger.info(
+            "cart synced",
+            metadata: [
+                "cart.id": "\(synced.cart.id)",
+                "cart.version": .stringConvertible(synced.cart.version),
+                "cart.lines": .stringConvertible(synced.cart.lines.count),
+                "cart.subtotal_minor_units": .stringConvertible(synced.cart.subtotal.minorUnits),
+                "cart.currency": "\(synced.cart.subtotal.currency)",
+                "cart.adjustments": .array(synced.adjustments.map { "\($0.reason.rawValue)" }),
+            ])
     }
 
     public func didReject(_ rejection: SyncCartRejection) async throws {
         try await decoratee.didReject(rejection)
-        Counter(label: "checkout_cart_syncs_total", dimensions: [("result", "rejected"), ("reason", rejection.reason.rawValue)], factory: metrics)
-            .increment()
+        Counter(
+            label: "checkout_cart_syncs_total", dimensions: [("result", "rejected"), ("reason", rejection.reason.rawValue)],
+            factory: metrics
+        )
+        .increment()
         var metadata: Logger.Metadata = [
             "cart.id": "\(rejection.cartID)",
             "rejection.reason": "\(rejection.reason.rawValue)",

@@ -18,10 +18,11 @@ public enum LoggingBootstrap {
         level: Logger.Level
     ) -> @Sendable (_ label: String, _ metadataProvider: Logger.MetadataProvider?) -> any LogHandler {
         { label, metadataProvider in
-            var handler: any LogHandler = switch format {
-            case .json: JSONLogHandler(label: label, metadataProvider: metadataProvider)
-            case .text: TextLogHandler(label: label, metadataProvider: metadataProvider)
-            }
+            var handler: any LogHandler =
+                switch format {
+                case .json: JSONLogHandler(label: label, metadataProvider: metadataProvider)
+                case .text: TextLogHandler(label: label, metadataProvider: metadataProvider)
+                }
             handler.logLevel = level
             return handler
         }

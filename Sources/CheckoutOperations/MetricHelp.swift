@@ -6,8 +6,10 @@ enum MetricHelp {
         "checkout_commands_received_total": "Command messages delivered to the worker, by command.",
         "checkout_commands_completed_total": "Command messages settled, by command and result (acked, retried, dead_lettered).",
         "checkout_command_processing_seconds": "Time from a command's delivery to its acknowledgement, by command.",
-        "checkout_command_queue_wait_seconds": "Time a command waited in the broker, from its AMQP timestamp (whole seconds) to its delivery, by command.",
-        "checkout_commands_untimed_total": "Commands whose queue wait could not be measured, by command and reason (absent or unusable timestamp).",
+        "checkout_command_queue_wait_seconds":
+            "Time a command waited in the broker, from its AMQP timestamp (whole seconds) to its delivery, by command.",
+        "checkout_commands_untimed_total":
+            "Commands whose queue wait could not be measured, by command and reason (absent or unusable timestamp).",
         "checkout_commands_in_flight": "Commands being handled by this process now.",
         "checkout_dead_letters_total": "Messages sent to the dead-letter exchange, by command and x-error-reason.",
         "checkout_command_retries_total": "Attempts of a use case that failed transiently and will be retried, by command and error code.",
@@ -26,9 +28,11 @@ enum MetricHelp {
         "checkout_broker_publish_writes_total": "Socket writes that carried publishes; fewer than publishes when gathered.",
         "checkout_broker_channels_closed_total": "Channels the broker closed with an error.",
         "checkout_broker_confirm_timeouts_total": "Publishes failed because the broker did not confirm them in time.",
-        "checkout_broker_consumers_cancelled_total": "Consumers the broker cancelled (their queue was deleted); each was declared again and resumed.",
+        "checkout_broker_consumers_cancelled_total":
+            "Consumers the broker cancelled (their queue was deleted); each was declared again and resumed.",
         "checkout_broker_stale_settlements_total": "Acks dropped because their delivery's channel was gone (the broker redelivers those).",
-        "checkout_database_round_trips_total": "Statements sent to the database, each one round trip (on SQLite, a call on the connection's thread).",
+        "checkout_database_round_trips_total":
+            "Statements sent to the database, each one round trip (on SQLite, a call on the connection's thread).",
         "checkout_build_info": "Always 1; the version label says which build of checkout-worker runs.",
     ]
 

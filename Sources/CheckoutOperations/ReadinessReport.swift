@@ -37,27 +37,32 @@ struct ReadinessReport: Sendable {
     private static func state(of check: ReadinessCheck, within timeout: Duration, logger: Logger) async -> ReadinessState {
         await withCheckedContinuation { continuation in
             let outcome = FirstOutcome(continuation)
-            outcome.race(Task {
-                let state: ReadinessState
-                var failure: (any Error)?
-                do {
-                    state = try await check.probe() ? .up : .down
-                } catch {
-                    state = .down
-                    failure = error
-                }
-                if outcome.resolve(state), state != .up {
-                    logger.warning("readiness check is down", error: failure, metadata: ["readiness.check": "\(check.name)"])
-                }
-            })
-            outcome.race(Task {
-                guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                if outcome.resolve(.timedOut) {
-                    logger.warning("readiness check timed out", metadata: [
-                        "readiness.check": "\(check.name)", "readiness.timeout_ms": .stringConvertible(Int(timeout / .milliseconds(1))),
-                    ])
-                }
-            })
+            outcome.race(
+                Task {
+                    let state: ReadinessState
+                    var failure: (any Error)?
+                    do {
+                        state = try await check.probe() ? .up : .down
+                    } catch {
+                        state = .down
+                        failure = error
+                    }
+                    if outcome.resolve(state), state != .up {
+                        logger.warning("readiness check is down", error: failure, metadata: ["readiness.check": "\(check.name)"])
+                    }
+                })
+            outcome.race(
+                Task {
+                    guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                    if outcome.resolve(.timedOut) {
+                        logger.warning(
+                            "readiness check timed out",
+                            metadata: [
+                                "readiness.check": "\(check.name)",
+                                "readiness.timeout_ms": .stringConvertible(Int(timeout / .milliseconds(1))),
+                            ])
+                    }
+                })
         }
     }
 }

@@ -56,7 +56,8 @@ public enum SecretMasking {
             .split(separator: "&", omittingEmptySubsequences: false)
             .map { parameter -> String in
                 guard let equals = parameter.firstIndex(of: "="),
-                      parameter[..<equals].lowercased().contains("password") else { return String(parameter) }
+                    parameter[..<equals].lowercased().contains("password")
+                else { return String(parameter) }
                 return String(parameter[...equals]) + mask
             }
         return String(pathAndQuery[...questionMark]) + parameters.joined(separator: "&") + String(pathAndQuery[fragmentStart...])

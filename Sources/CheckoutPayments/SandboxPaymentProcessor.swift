@@ -46,7 +46,8 @@ public actor SandboxPaymentProcessor: PaymentProcessor {
         case "tok_chargeDeclinedInsufficientFunds":
             result = .declined(DeclineCode("insufficient_funds"))
         case "tok_processingError":
-            throw RetryableError(code: .paymentProcessorUnavailable, context: "charging \(amount) for command \(idempotencyKey): sandbox processing error")
+            throw RetryableError(
+                code: .paymentProcessorUnavailable, context: "charging \(amount) for command \(idempotencyKey): sandbox processing error")
         default:
             result = .declined(DeclineCode("unknown_token"))
         }

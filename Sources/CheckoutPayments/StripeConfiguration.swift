@@ -33,7 +33,8 @@ public struct StripeConfiguration: Sendable, CustomStringConvertible {
         }
         let trimmed = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         guard let url = URL(string: trimmed), ["http", "https"].contains(url.scheme), url.host?.isEmpty == false else {
-            throw PaymentProcessorError(code: .invalidConfiguration, context: "the Stripe base URL \(baseURL) is not an http(s) URL with a host")
+            throw PaymentProcessorError(
+                code: .invalidConfiguration, context: "the Stripe base URL \(baseURL) is not an http(s) URL with a host")
         }
         guard connectTimeout > .zero, readTimeout > .zero else {
             throw PaymentProcessorError(code: .invalidConfiguration, context: "the Stripe timeouts must be positive")

@@ -1,7 +1,7 @@
 public import AsyncHTTPClient
 public import CheckoutDomain
-public import Logging
 public import Foundation
+public import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -85,13 +85,15 @@ public struct StripePaymentProcessor: PaymentProcessor {
         case "succeeded":
             let payment = try payment(of: intent, context: context)
             guard payment.amount == amount else {
-                throw PaymentProcessorError(code: .unexpectedResponse, context: "\(context): Stripe charged \(payment.amount) in \(intent.id)")
+                throw PaymentProcessorError(
+                    code: .unexpectedResponse, context: "\(context): Stripe charged \(payment.amount) in \(intent.id)")
             }
             approvals.record(payment, for: idempotencyKey)
             logger.info("Stripe approved a charge", metadata: ["command.id": "\(idempotencyKey)", "payment.id": "\(intent.id)"])
             return .approved(payment)
         case "requires_action":
-            logger.info("Stripe asked for card authentication", metadata: ["command.id": "\(idempotencyKey)", "payment.id": "\(intent.id)"])
+            logger.info(
+                "Stripe asked for card authentication", metadata: ["command.id": "\(idempotencyKey)", "payment.id": "\(intent.id)"])
             return .declined(DeclineCode("authentication_required"))
         default:
             throw PaymentProcessorError(code: .unexpectedResponse, context: "\(context): PaymentIntent \(intent.id) is \(intent.status)")
@@ -148,7 +150,8 @@ public struct StripePaymentProcessor: PaymentProcessor {
     private func createPaymentMethod(from cardToken: String, for commandID: CommandID) async throws -> Result<String, StripeRefusal> {
         let context = "making a PaymentMethod of the card token of command \(commandID)"
         let form = StripeForm.encode(["type": "card", "card[token]": cardToken])
-        let response = try await send(.POST, "/v1/payment_methods", form: form, idempotencyKey: "payment-method-\(commandID)", context: context)
+        let response = try await send(
+            .POST, "/v1/payment_methods", form: form, idempotencyKey: "payment-method-\(commandID)", context: context)
         guard response.isSuccess else {
             return .failure(try refusal(StripeAPIError(response, redacting: configuration.apiKey), for: commandID, context: context))
         }
@@ -160,12 +163,16 @@ public struct StripePaymentProcessor: PaymentProcessor {
             let currency = try CurrencyCode(intent.currency.uppercased())
             return Payment(id: PaymentID(intent.id), amount: Money(minorUnits: intent.amount, currency: currency))
         } catch {
-            throw PaymentProcessorError(code: .unexpectedResponse, context: "\(context): PaymentIntent \(intent.id) has currency \(intent.currency)", underlying: error)
+            throw PaymentProcessorError(
+                code: .unexpectedResponse, context: "\(context): PaymentIntent \(intent.id) has currency \(intent.currency)",
+                underlying: error)
         }
     }
 
     /// Sends one request and reads the whole answer; a failure to get one is transient.
-    private func send(_ method: HTTPMethod, _ path: String, form: String?, idempotencyKey: String?, context: String) async throws -> StripeResponse {
+    private func send(
+        _ method: HTTPMethod, _ path: String, form: String?, idempotencyKey: String?, context: String
+    ) async throws -> StripeResponse {
         var request = HTTPClientRequest(url: configuration.baseURL + path)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(configuration.apiKey)")
@@ -181,15 +188,19 @@ public struct StripePaymentProcessor: PaymentProcessor {
         do {
             let answer = try await httpClient.execute(request, timeout: TimeAmount(configuration.requestTimeout))
             let body = try await answer.body.collect(upTo: 1 << 20)
-            logger.debug("Stripe answered", metadata: [
-                "http.request.method": "\(method)", "url.path": "\(path.prefix { $0 != "?" })",
-                "http.response.status_code": .stringConvertible(answer.status.code),
-                "stripe.idempotent_replayed": .stringConvertible(answer.headers.first(name: "Idempotent-Replayed") == "true"),
-                "stripe.duration_ms": .stringConvertible(Int((ContinuousClock.now - started) / .milliseconds(1))),
-            ])
+            logger.debug(
+                "Stripe answered",
+                metadata: [
+                    "http.request.method": "\(method)", "url.path": "\(path.prefix { $0 != "?" })",
+                    "http.response.status_code": .stringConvertible(answer.status.code),
+                    "stripe.idempotent_replayed": .stringConvertible(answer.headers.first(name: "Idempotent-Replayed") == "true"),
+                    "stripe.duration_ms": .stringConvertible(Int((ContinuousClock.now - started) / .milliseconds(1))),
+                ])
             return StripeResponse(status: Int(answer.status.code), body: Data(body.readableBytesView))
         } catch {
-            logger.debug("Stripe did not answer", error: error, metadata: ["http.request.method": "\(method)", "url.path": "\(path.prefix { $0 != "?" })"])
+            logger.debug(
+                "Stripe did not answer", error: error,
+                metadata: ["http.request.method": "\(method)", "url.path": "\(path.prefix { $0 != "?" })"])
             throw RetryableError(code: .paymentProcessorUnavailable, context: "\(context): Stripe did not answer", underlying: error)
         }
     }

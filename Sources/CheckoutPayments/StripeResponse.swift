@@ -12,7 +12,8 @@ struct StripeResponse {
         do {
             return try JSONDecoder().decode(T.self, from: body)
         } catch {
-            throw PaymentProcessorError(code: .unexpectedResponse, context: "\(context): HTTP \(status) with an unreadable body", underlying: error)
+            throw PaymentProcessorError(
+                code: .unexpectedResponse, context: "\(context): HTTP \(status) with an unreadable body", underlying: error)
         }
     }
 }

@@ -26,7 +26,8 @@ final class FakeStripeAPI: Sendable {
         }
         return state.withLock { state in
             state.requestCount += 1
-            let failsTransiently = options.transientFailureRate > 0
+            let failsTransiently =
+                options.transientFailureRate > 0
                 && Double.random(in: 0..<1, using: &state.random) < options.transientFailureRate
             guard failsTransiently else { return route(request, &state) }
             if Bool.random(using: &state.random) {
@@ -64,8 +65,11 @@ final class FakeStripeAPI: Sendable {
         guard let key = request.idempotencyKey else { return work(request, &state).reply }
         if let answer = state.answers[key] {
             guard answer.fingerprint == request.fingerprint else {
-                return .error(400, type: "idempotency_error",
-                              message: "Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '\(key)' if you meant to execute a different request.")
+                return .error(
+                    400, type: "idempotency_error",
+                    message:
+                        "Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '\(key)' if you meant to execute a different request."
+                )
             }
             return FakeStripeReply(status: answer.status, body: answer.body, replayed: true)
         }
@@ -76,37 +80,66 @@ final class FakeStripeAPI: Sendable {
         return reply
     }
 
-    private func createPaymentIntent(_ request: FakeStripeRequest, _ state: inout FakeStripeState) -> (reply: FakeStripeReply, stored: Bool) {
+    private func createPaymentIntent(_ request: FakeStripeRequest, _ state: inout FakeStripeState) -> (reply: FakeStripeReply, stored: Bool)
+    {
         let form = request.form
         guard let amount = form["amount"].flatMap({ Int64($0) }), amount > 0 else {
-            return (.error(400, type: "invalid_request_error", code: "parameter_invalid_integer", param: "amount", message: "Invalid positive integer"), false)
+            return (
+                .error(
+                    400, type: "invalid_request_error", code: "parameter_invalid_integer", param: "amount",
+                    message: "Invalid positive integer"), false
+            )
         }
         guard let currency = form["currency"], currency.count == 3, currency == currency.lowercased() else {
-            return (.error(400, type: "invalid_request_error", code: "parameter_invalid_string", param: "currency", message: "Invalid currency"), false)
+            return (
+                .error(
+                    400, type: "invalid_request_error", code: "parameter_invalid_string", param: "currency", message: "Invalid currency"),
+                false
+            )
         }
         guard form["confirm"] == "true", let paymentMethod = form["payment_method"] else {
-            return (.error(400, type: "invalid_request_error", code: "parameter_missing", param: "payment_method",
-                           message: "The fake Stripe only creates and confirms in one request: send payment_method and confirm=true"), false)
+            return (
+                .error(
+                    400, type: "invalid_request_error", code: "parameter_missing", param: "payment_method",
+                    message: "The fake Stripe only creates and confirms in one request: send payment_method and confirm=true"), false
+            )
         }
-        guard let token = FakeStripeToken.paymentMethods[paymentMethod] ?? state.paymentMethods.first(where: { $0.id == paymentMethod })?.cardToken else {
-            return (.error(400, type: "invalid_request_error", code: "resource_missing", param: "payment_method",
-                           message: "No such PaymentMethod: '\(paymentMethod)'"), false)
+        guard
+            let token = FakeStripeToken.paymentMethods[paymentMethod]
+                ?? state.paymentMethods.first(where: { $0.id == paymentMethod })?.cardToken
+        else {
+            return (
+                .error(
+                    400, type: "invalid_request_error", code: "resource_missing", param: "payment_method",
+                    message: "No such PaymentMethod: '\(paymentMethod)'"), false
+            )
         }
         switch token {
         case FakeStripeToken.visa, FakeStripeToken.timeoutAfterCharge:
-            let charge = state.addCharge(amount: amount, currency: currency, paymentMethod: paymentMethod, commandID: form["metadata[command_id]"], request: request)
+            let charge = state.addCharge(
+                amount: amount, currency: currency, paymentMethod: paymentMethod, commandID: form["metadata[command_id]"], request: request)
             var reply = FakeStripeReply.json(200, Self.paymentIntent(charge))
             if token == FakeStripeToken.timeoutAfterCharge {
                 reply.delivery = .after(options.slowAnswerDelay)
             }
             return (reply, true)
         case FakeStripeToken.chargeDeclined:
-            return (.error(402, type: "card_error", code: "card_declined", declineCode: "generic_decline", message: "Your card was declined."), true)
+            return (
+                .error(402, type: "card_error", code: "card_declined", declineCode: "generic_decline", message: "Your card was declined."),
+                true
+            )
         case FakeStripeToken.chargeDeclinedInsufficientFunds:
-            return (.error(402, type: "card_error", code: "card_declined", declineCode: "insufficient_funds", message: "Your card has insufficient funds."), true)
+            return (
+                .error(
+                    402, type: "card_error", code: "card_declined", declineCode: "insufficient_funds",
+                    message: "Your card has insufficient funds."), true
+            )
         case FakeStripeToken.processingError:
-            return (.error(402, type: "card_error", code: "processing_error",
-                           message: "An error occurred while processing your card. Try again in a little bit."), true)
+            return (
+                .error(
+                    402, type: "card_error", code: "processing_error",
+                    message: "An error occurred while processing your card. Try again in a little bit."), true
+            )
         case FakeStripeToken.gateway500:
             return (.error(500, type: "api_error", message: "scripted: an internal error"), false)
         case FakeStripeToken.gateway429:
@@ -116,19 +149,30 @@ final class FakeStripeAPI: Sendable {
             reply.delivery = .after(options.slowAnswerDelay)
             return (reply, false)
         default:
-            return (.error(400, type: "invalid_request_error", code: "resource_missing", param: "payment_method",
-                           message: "No such PaymentMethod: '\(paymentMethod)'"), false)
+            return (
+                .error(
+                    400, type: "invalid_request_error", code: "resource_missing", param: "payment_method",
+                    message: "No such PaymentMethod: '\(paymentMethod)'"), false
+            )
         }
     }
 
     /// Makes a PaymentMethod of a card token, the way Stripe takes a legacy token: `type=card&card[token]=tok_…`.
-    private func createPaymentMethod(_ request: FakeStripeRequest, _ state: inout FakeStripeState) -> (reply: FakeStripeReply, stored: Bool) {
+    private func createPaymentMethod(_ request: FakeStripeRequest, _ state: inout FakeStripeState) -> (reply: FakeStripeReply, stored: Bool)
+    {
         guard request.form["type"] == "card", let token = request.form["card[token]"] else {
-            return (.error(400, type: "invalid_request_error", code: "parameter_missing", param: "card",
-                           message: "The fake Stripe only makes card PaymentMethods from a token: send type=card and card[token]"), false)
+            return (
+                .error(
+                    400, type: "invalid_request_error", code: "parameter_missing", param: "card",
+                    message: "The fake Stripe only makes card PaymentMethods from a token: send type=card and card[token]"), false
+            )
         }
         guard FakeStripeToken.all.contains(token) else {
-            return (.error(400, type: "invalid_request_error", code: "resource_missing", param: "card[token]", message: "No such token: '\(token)'"), false)
+            return (
+                .error(
+                    400, type: "invalid_request_error", code: "resource_missing", param: "card[token]", message: "No such token: '\(token)'"
+                ), false
+            )
         }
         let method = state.addPaymentMethod(from: token, idempotencyKey: request.idempotencyKey)
         return (.json(200, ["id": method.id, "object": "payment_method", "type": "card"]), true)
@@ -136,16 +180,23 @@ final class FakeStripeAPI: Sendable {
 
     private func createRefund(_ request: FakeStripeRequest, _ state: inout FakeStripeState) -> (reply: FakeStripeReply, stored: Bool) {
         guard let id = request.form["payment_intent"], let index = state.charges.firstIndex(where: { $0.paymentIntentID == id }) else {
-            return (.error(400, type: "invalid_request_error", code: "resource_missing", param: "payment_intent",
-                           message: "No such payment_intent: '\(request.form["payment_intent"] ?? "")'"), false)
+            return (
+                .error(
+                    400, type: "invalid_request_error", code: "resource_missing", param: "payment_intent",
+                    message: "No such payment_intent: '\(request.form["payment_intent"] ?? "")'"), false
+            )
         }
         guard !state.charges[index].isRefunded else {
-            return (.error(400, type: "invalid_request_error", code: "charge_already_refunded",
-                           message: "The charge of PaymentIntent \(id) has already been refunded."), false)
+            return (
+                .error(
+                    400, type: "invalid_request_error", code: "charge_already_refunded",
+                    message: "The charge of PaymentIntent \(id) has already been refunded."), false
+            )
         }
         let refund = state.addRefund(of: index, idempotencyKey: request.idempotencyKey)
         let object: [String: Any] = [
-            "id": refund.id, "object": "refund", "amount": Int(refund.amount), "payment_intent": refund.paymentIntentID, "status": "succeeded",
+            "id": refund.id, "object": "refund", "amount": Int(refund.amount), "payment_intent": refund.paymentIntentID,
+            "status": "succeeded",
         ]
         return (.json(200, object), true)
     }
@@ -154,8 +205,9 @@ final class FakeStripeAPI: Sendable {
     private func searchPaymentIntents(_ request: FakeStripeRequest, _ state: FakeStripeState) -> FakeStripeReply {
         let prefix = "metadata['command_id']:'"
         guard let query = request.query["query"], query.hasPrefix(prefix), query.hasSuffix("'"), query.count > prefix.count else {
-            return .error(400, type: "invalid_request_error", code: "parameter_invalid_string", param: "query",
-                          message: "The fake Stripe only searches metadata['command_id']:'…'")
+            return .error(
+                400, type: "invalid_request_error", code: "parameter_invalid_string", param: "query",
+                message: "The fake Stripe only searches metadata['command_id']:'…'")
         }
         let commandID = String(query.dropFirst(prefix.count).dropLast())
         let indexedBefore = ContinuousClock.now - options.searchLag

@@ -21,7 +21,9 @@ struct FakeStripeReply: Sendable {
     }
 
     /// Stripe's error object: `{"error": {"type", "code", "decline_code", "message", "param"}}`.
-    static func error(_ status: Int, type: String, code: String? = nil, declineCode: String? = nil, param: String? = nil, message: String) -> FakeStripeReply {
+    static func error(
+        _ status: Int, type: String, code: String? = nil, declineCode: String? = nil, param: String? = nil, message: String
+    ) -> FakeStripeReply {
         var object: [String: Any] = ["type": type, "message": message]
         object["code"] = code
         object["decline_code"] = declineCode

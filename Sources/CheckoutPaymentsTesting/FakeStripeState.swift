@@ -1,4 +1,5 @@
 import CheckoutObservability
+
 /// Everything the fake Stripe remembers; guarded by ``FakeStripeAPI``'s lock.
 struct FakeStripeState: Sendable {
     var charges: [FakeStripeCharge] = []
@@ -14,7 +15,9 @@ struct FakeStripeState: Sendable {
         FakeStripeLedger(charges: charges, refunds: refunds, paymentMethods: paymentMethods, requestCount: requestCount)
     }
 
-    mutating func addCharge(amount: Int64, currency: String, paymentMethod: String, commandID: String?, request: FakeStripeRequest) -> FakeStripeCharge {
+    mutating func addCharge(
+        amount: Int64, currency: String, paymentMethod: String, commandID: String?, request: FakeStripeRequest
+    ) -> FakeStripeCharge {
         let charge = FakeStripeCharge(
             paymentIntentID: "pi_fake_\(charges.count + 1)",
             amount: amount,
@@ -31,7 +34,8 @@ struct FakeStripeState: Sendable {
     }
 
     mutating func addPaymentMethod(from cardToken: String, idempotencyKey: String?) -> FakeStripePaymentMethod {
-        let method = FakeStripePaymentMethod(id: "pm_fake_\(paymentMethods.count + 1)", cardToken: cardToken, idempotencyKey: idempotencyKey)
+        let method = FakeStripePaymentMethod(
+            id: "pm_fake_\(paymentMethods.count + 1)", cardToken: cardToken, idempotencyKey: idempotencyKey)
         paymentMethods.append(method)
         return method
     }
@@ -49,7 +53,9 @@ struct FakeStripeState: Sendable {
             stripeVersion: charge.stripeVersion,
             isRefunded: true
         )
-        let refund = FakeStripeRefund(id: "re_fake_\(refunds.count + 1)", paymentIntentID: charge.paymentIntentID, amount: charge.amount, idempotencyKey: idempotencyKey)
+        let refund = FakeStripeRefund(
+            id: "re_fake_\(refunds.count + 1)", paymentIntentID: charge.paymentIntentID, amount: charge.amount,
+            idempotencyKey: idempotencyKey)
         refunds.append(refund)
         return refund
     }

@@ -20,7 +20,8 @@ enum DatabaseURL: Equatable {
             let path = rest.removingPercentEncoding ?? rest
             guard !path.isEmpty else { throw DatabaseURLError(code: .malformed, reason: "names no SQLite file") }
             guard path != ":memory:" else {
-                throw DatabaseURLError(code: .malformed, reason: "names SQLite's :memory:, a separate database per pooled connection (use memory://)")
+                throw DatabaseURLError(
+                    code: .malformed, reason: "names SQLite's :memory:, a separate database per pooled connection (use memory://)")
             }
             self = .sqlite(path: path)
         case "postgres", "postgresql":

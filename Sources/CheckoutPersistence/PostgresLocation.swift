@@ -45,7 +45,8 @@ struct PostgresLocation: Equatable {
             case ("schema", let value?) where !value.isEmpty:
                 schema = value
             default:
-                throw DatabaseURLError(code: .malformed, reason: "has the unknown option '\(item.name.prefix(20))' (known: sslmode, schema)")
+                throw DatabaseURLError(
+                    code: .malformed, reason: "has the unknown option '\(item.name.prefix(20))' (known: sslmode, schema)")
             }
         }
     }

@@ -90,7 +90,9 @@ public struct JSONWriter {
     }
 
     /// A key and an array of `elements`, each written by `write`.
-    public mutating func field<Elements: Sequence>(_ key: String, array elements: Elements, _ write: (Elements.Element, inout JSONWriter) -> Void) {
+    public mutating func field<Elements: Sequence>(
+        _ key: String, array elements: Elements, _ write: (Elements.Element, inout JSONWriter) -> Void
+    ) {
         self.key(key)
         beginArray()
         for element in elements { write(element, &self) }

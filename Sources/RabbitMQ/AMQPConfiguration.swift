@@ -50,8 +50,10 @@ public struct AMQPTLSConfiguration: Sendable, Hashable {
     public var verifyPeer: Bool
     public var verifyHostname: Bool
 
-    public init(caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil,
-                verifyPeer: Bool = true, verifyHostname: Bool = true) {
+    public init(
+        caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil,
+        verifyPeer: Bool = true, verifyHostname: Bool = true
+    ) {
         self.caFile = caFile
         self.certificateFile = certificateFile
         self.keyFile = keyFile

@@ -68,7 +68,8 @@ public final class AMQPConnection: Sendable {
     public func consume(queue: String, prefetch: UInt16, maximumBodyBytes: Int = .max) async throws -> AMQPConsumer {
         let buffer = AMQPDeliveryBuffer()
         let id = try await withCheckedThrowingContinuation { continuation in
-            submit(.consume(queue: queue, prefetch: prefetch, maximumBodyBytes: maximumBodyBytes, buffer, continuation), orFail: continuation)
+            submit(
+                .consume(queue: queue, prefetch: prefetch, maximumBodyBytes: maximumBodyBytes, buffer, continuation), orFail: continuation)
         }
         let driver = self.driver
         buffer.onTermination { unconsumed in

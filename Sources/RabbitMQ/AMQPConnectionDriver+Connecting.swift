@@ -11,8 +11,10 @@ extension AMQPConnectionDriver {
         for offset in configuration.endpoints.indices {
             let endpoint = configuration.endpoints[(firstIndex + offset) % configuration.endpoints.count]
             do {
-                let wire = try AMQPWire.open(endpoint, configuration: configuration, frameMax: Self.frameMax,
-                                             clientProperties: clientPropertiesTable(for: endpoint), arena: arena) { socket in
+                let wire = try AMQPWire.open(
+                    endpoint, configuration: configuration, frameMax: Self.frameMax,
+                    clientProperties: clientPropertiesTable(for: endpoint), arena: arena
+                ) { socket in
                     socketDescriptor.store(socket, ordering: .relaxed)
                 }
                 stateMachine.opened(wire, gathersPublishes: !endpoint.usesTLS)
@@ -21,9 +23,11 @@ extension AMQPConnectionDriver {
                 return
             } catch {
                 lastError = error
-                logger.warning("could not connect to the broker", error: error, metadata: [
-                    "server.address": "\(endpoint.host)", "server.port": .stringConvertible(endpoint.port),
-                ])
+                logger.warning(
+                    "could not connect to the broker", error: error,
+                    metadata: [
+                        "server.address": "\(endpoint.host)", "server.port": .stringConvertible(endpoint.port),
+                    ])
                 discardConnection(stateMachine.openFailed())
             }
         }
@@ -33,9 +37,12 @@ extension AMQPConnectionDriver {
             waiter.resume(throwing: error)
             finish()
         case .retry(let attempt, let delay):
-            logger.info("retrying the broker connection", metadata: [
-                "amqp.reconnect.rounds": .stringConvertible(attempt), "amqp.reconnect.delay_ms": .stringConvertible(Int(delay.seconds * 1000)),
-            ])
+            logger.info(
+                "retrying the broker connection",
+                metadata: [
+                    "amqp.reconnect.rounds": .stringConvertible(attempt),
+                    "amqp.reconnect.delay_ms": .stringConvertible(Int(delay.seconds * 1000)),
+                ])
         }
     }
 
@@ -44,14 +51,19 @@ extension AMQPConnectionDriver {
         connected.store(true, ordering: .relaxed)
         switch stateMachine.setUp() {
         case .resumeStart(let waiter):
-            logger.info("connected to the broker", metadata: ["server.address": "\(endpoint.host)", "server.port": .stringConvertible(endpoint.port)])
+            logger.info(
+                "connected to the broker",
+                metadata: ["server.address": "\(endpoint.host)", "server.port": .stringConvertible(endpoint.port)])
             waiter.resume()
         case .reconnected(let attempts):
             statistics.recordReconnect()
             onReconnect()
-            logger.notice("reconnected to the broker; topology re-declared and consumers resumed", metadata: [
-                "server.address": "\(endpoint.host)", "server.port": .stringConvertible(endpoint.port), "amqp.reconnect.rounds": .stringConvertible(attempts),
-            ])
+            logger.notice(
+                "reconnected to the broker; topology re-declared and consumers resumed",
+                metadata: [
+                    "server.address": "\(endpoint.host)", "server.port": .stringConvertible(endpoint.port),
+                    "amqp.reconnect.rounds": .stringConvertible(attempts),
+                ])
         }
     }
 
@@ -85,8 +97,9 @@ extension AMQPConnectionDriver {
             consumers[id]?.failedSubscriptions = 0
             do {
                 try subscribe(consumerID: id)
-            } catch where error.code == .channelClosed {
-                logger.error("could not resume a consumer", error: error, metadata: ["messaging.destination.name": "\(consumers[id]?.queue ?? "")"])
+            } catch  where error.code == .channelClosed {
+                logger.error(
+                    "could not resume a consumer", error: error, metadata: ["messaging.destination.name": "\(consumers[id]?.queue ?? "")"])
             }
         }
     }
@@ -105,7 +118,13 @@ extension AMQPConnectionDriver {
             if consumers[id]?.isCancelled == true { consumers.removeValue(forKey: id)?.deliveries.finish() }
         }
         for id in readers.keys {
-            readerLost(id, AMQPError(code: .connectionLost, message: "the broker connection was lost while reading queue '\(readers[id]!.queue)'; the messages it had not settled went back to the queue: \(error.message)"))
+            readerLost(
+                id,
+                AMQPError(
+                    code: .connectionLost,
+                    message:
+                        "the broker connection was lost while reading queue '\(readers[id]!.queue)'; the messages it had not settled went back to the queue: \(error.message)"
+                ))
         }
     }
 
@@ -152,7 +171,7 @@ extension AMQPConnectionDriver {
             do {
                 try openPublishChannel()
                 flushPublishesWhileBlocked()
-            } catch where error.code == .channelClosed {
+            } catch  where error.code == .channelClosed {
                 logger.error("could not reopen the publishing channel", error: error)
             }
         }
@@ -161,7 +180,7 @@ extension AMQPConnectionDriver {
             guard consumer.resubscribeAt.map({ $0 <= now }) ?? true else { continue }
             do {
                 try subscribe(consumerID: consumer.id)
-            } catch where error.code == .channelClosed {
+            } catch  where error.code == .channelClosed {
                 logger.error("could not resume a consumer", error: error, metadata: ["messaging.destination.name": "\(consumer.queue)"])
             }
         }
@@ -174,9 +193,11 @@ extension AMQPConnectionDriver {
         let error = AMQPError(code: .channelClosed, message: "the broker closed channel \(channel): \(text)", replyCode: code)
         if rpcWait?.channel == channel { rpcWait?.error = error }
         statistics.recordChannelClosedByBroker()
-        logger.warning("the broker closed a channel", metadata: [
-            "amqp.channel": .stringConvertible(channel), "amqp.reply_code": .stringConvertible(code), "amqp.reply_text": "\(text)",
-        ])
+        logger.warning(
+            "the broker closed a channel",
+            metadata: [
+                "amqp.channel": .stringConvertible(channel), "amqp.reply_code": .stringConvertible(code), "amqp.reply_text": "\(text)",
+            ])
         if channel == Self.publishChannel {
             channelsToRepair.insert(channel)
             for waiter in confirms.removeAll() { waiter.resume(throwing: error) }

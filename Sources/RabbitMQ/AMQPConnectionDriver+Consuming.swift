@@ -119,7 +119,9 @@ extension AMQPConnectionDriver {
         }
         guard var consumer = consumers[consumerID], consumer.generation == generation, consumer.isSubscribed else {
             statistics.recordStaleSettlement()
-            logger.debug("ignored the settlement of a delivery from a closed channel", metadata: ["messaging.rabbitmq.message.delivery_tag": .stringConvertible(deliveryTag)])
+            logger.debug(
+                "ignored the settlement of a delivery from a closed channel",
+                metadata: ["messaging.rabbitmq.message.delivery_tag": .stringConvertible(deliveryTag)])
             return
         }
         try settle(deliveryTag, settlement, in: &consumer.acks, on: consumer.channel)
@@ -133,7 +135,9 @@ extension AMQPConnectionDriver {
         switch settlement {
         case .ack:
             if !acks.ack(deliveryTag) {
-                logger.warning("ignored a second settlement of a delivery", metadata: ["messaging.rabbitmq.message.delivery_tag": .stringConvertible(deliveryTag)])
+                logger.warning(
+                    "ignored a second settlement of a delivery",
+                    metadata: ["messaging.rabbitmq.message.delivery_tag": .stringConvertible(deliveryTag)])
             }
         case .nack(let requeue):
             guard acks.remove(deliveryTag) else { return }
@@ -219,26 +223,33 @@ extension AMQPConnectionDriver {
         contents[channel] = nil
         switch content.kind {
         case .delivery(let deliveryTag, let redelivered, let exchange, let routingKey):
-            try deliver(AMQPMessage(exchange: exchange, routingKey: routingKey, properties: content.properties, body: content.body),
-                        bodySize: size, headersTruncated: content.headersTruncated,
-                        deliveryTag: deliveryTag, redelivered: redelivered, on: channel)
+            try deliver(
+                AMQPMessage(exchange: exchange, routingKey: routingKey, properties: content.properties, body: content.body),
+                bodySize: size, headersTruncated: content.headersTruncated,
+                deliveryTag: deliveryTag, redelivered: redelivered, on: channel)
         case .fetched(let readerID, let deliveryTag, let redelivered, let exchange, let routingKey, let remaining):
-            fetched(AMQPMessage(exchange: exchange, routingKey: routingKey, properties: content.properties, body: content.body),
-                    headersTruncated: content.headersTruncated, readerID: readerID, deliveryTag: deliveryTag, redelivered: redelivered, remaining: remaining)
+            fetched(
+                AMQPMessage(exchange: exchange, routingKey: routingKey, properties: content.properties, body: content.body),
+                headersTruncated: content.headersTruncated, readerID: readerID, deliveryTag: deliveryTag, redelivered: redelivered,
+                remaining: remaining)
         case .returned(let replyCode, let replyText, let exchange, let routingKey):
-            confirms.returned(.init(exchange: exchange, routingKey: routingKey, messageID: content.properties.messageID, body: content.body),
-                              replyCode: replyCode, replyText: replyText)
+            confirms.returned(
+                .init(exchange: exchange, routingKey: routingKey, messageID: content.properties.messageID, body: content.body),
+                replyCode: replyCode, replyText: replyText)
         }
     }
 
-    func deliver(_ message: AMQPMessage, bodySize: Int, headersTruncated: Bool, deliveryTag: UInt64, redelivered: Bool,
-                 on channel: UInt16) throws(AMQPError) {
+    func deliver(
+        _ message: AMQPMessage, bodySize: Int, headersTruncated: Bool, deliveryTag: UInt64, redelivered: Bool,
+        on channel: UInt16
+    ) throws(AMQPError) {
         guard let connection else { return }
         if let consumer = consumers.values.first(where: { $0.channel == channel && $0.isSubscribed && !$0.isCancelled }) {
-            let delivery = AMQPDelivery(exchange: message.exchange, routingKey: message.routingKey, properties: message.properties,
-                                        body: message.body, bodySize: bodySize, headersTruncated: headersTruncated,
-                                        redelivered: redelivered, deliveryTag: deliveryTag,
-                                        consumerID: consumer.id, channelGeneration: consumer.generation, settler: self)
+            let delivery = AMQPDelivery(
+                exchange: message.exchange, routingKey: message.routingKey, properties: message.properties,
+                body: message.body, bodySize: bodySize, headersTruncated: headersTruncated,
+                redelivered: redelivered, deliveryTag: deliveryTag,
+                consumerID: consumer.id, channelGeneration: consumer.generation, settler: self)
             consumers[consumer.id]!.acks.received(deliveryTag)
             if consumer.deliveries.yield(delivery) {
                 statistics.recordDelivery()
@@ -264,23 +275,27 @@ extension AMQPConnectionDriver {
                 bodyLimit: consumers.values.first { $0.channel == channel }?.maximumBodyBytes ?? Int.max)
         case .getOK(let deliveryTag, let redelivered, let exchange, let routingKey, let remaining):
             guard let id = readerID(on: channel) else { break }
-            contents[channel] = ContentInProgress(kind: .fetched(
-                readerID: id, deliveryTag: deliveryTag, redelivered: redelivered, exchange: exchange, routingKey: routingKey,
-                remaining: remaining))
+            contents[channel] = ContentInProgress(
+                kind: .fetched(
+                    readerID: id, deliveryTag: deliveryTag, redelivered: redelivered, exchange: exchange, routingKey: routingKey,
+                    remaining: remaining))
         case .getEmpty:
             if let id = readerID(on: channel) { queueWasEmpty(readerID: id) }
         case .returned(let replyCode, let replyText, let exchange, let routingKey):
-            contents[channel] = ContentInProgress(kind: .returned(
-                replyCode: replyCode, replyText: replyText, exchange: exchange, routingKey: routingKey))
+            contents[channel] = ContentInProgress(
+                kind: .returned(
+                    replyCode: replyCode, replyText: replyText, exchange: exchange, routingKey: routingKey))
         case .ack(let deliveryTag, let multiple) where channel == Self.publishChannel:
             resolveConfirms(deliveryTag, multiple: multiple, nacked: false)
         case .nack(let deliveryTag, let multiple) where channel == Self.publishChannel:
             resolveConfirms(deliveryTag, multiple: multiple, nacked: true)
         case .cancel:
             if let id = consumers.values.first(where: { $0.channel == channel })?.id {
-                logger.warning("the broker cancelled a consumer (queue deleted or moved); declaring it again and resubscribing", metadata: [
-                    "messaging.destination.name": "\(consumers[id]!.queue)",
-                ])
+                logger.warning(
+                    "the broker cancelled a consumer (queue deleted or moved); declaring it again and resubscribing",
+                    metadata: [
+                        "messaging.destination.name": "\(consumers[id]!.queue)"
+                    ])
                 consumers[id]?.mustRedeclare = true
                 statistics.recordConsumerCancelledByBroker()
                 unsubscribed(consumerID: id)
@@ -295,7 +310,8 @@ extension AMQPConnectionDriver {
             logger.warning("the broker blocked publishing; publishes wait", metadata: ["amqp.blocked.reason": "\(reason)"])
         case .unblocked:
             stateMachine.blocked(false)
-            logger.notice("the broker unblocked publishing", metadata: ["amqp.publishes.blocked": .stringConvertible(publishesWhileBlocked.count)])
+            logger.notice(
+                "the broker unblocked publishing", metadata: ["amqp.publishes.blocked": .stringConvertible(publishesWhileBlocked.count)])
             flushPublishesWhileBlocked()
         case .ack, .nack, .reply:
             break
@@ -308,9 +324,12 @@ extension AMQPConnectionDriver {
             case .confirmed:
                 waiter.resume()
             case .nacked:
-                waiter.resume(throwing: AMQPError(code: .publishNacked, message: "the broker nacked the message (an internal error in the broker); publish it again"))
+                waiter.resume(
+                    throwing: AMQPError(
+                        code: .publishNacked, message: "the broker nacked the message (an internal error in the broker); publish it again"))
             case .returned(let replyCode, let replyText):
-                waiter.resume(throwing: AMQPError(code: .unroutable, message: "the message matched no queue: \(replyText)", replyCode: replyCode))
+                waiter.resume(
+                    throwing: AMQPError(code: .unroutable, message: "the message matched no queue: \(replyText)", replyCode: replyCode))
             }
         }
     }

@@ -30,12 +30,16 @@ extension AMQPConnectionDriver {
                 throw error
             }
             // Nothing was gathered: the connection and the other publishes are unaffected.
-            reply.resume(throwing: AMQPError(code: .protocolError, message: "the message cannot be encoded (its properties do not fit in one frame): \(text)"))
+            reply.resume(
+                throwing: AMQPError(
+                    code: .protocolError, message: "the message cannot be encoded (its properties do not fit in one frame): \(text)"))
             return
         }
-        let returnKey = message.mandatory
-            ? PublisherConfirmTracker<Reply<Void>>.ReturnKey(exchange: message.exchange, routingKey: message.routingKey,
-                                                              messageID: message.properties.messageID, body: message.body)
+        let returnKey =
+            message.mandatory
+            ? PublisherConfirmTracker<Reply<Void>>.ReturnKey(
+                exchange: message.exchange, routingKey: message.routingKey,
+                messageID: message.properties.messageID, body: message.body)
             : nil
         confirms.published(reply, returnKey: returnKey, deadline: deadline)
         statistics.recordPublish()
@@ -63,12 +67,16 @@ extension AMQPConnectionDriver {
         guard !expired.isEmpty || !blocked.isEmpty else { return }
         publishesWhileBlocked.removeAll { $0.deadline <= now }
         let timeout = configuration.confirmTimeout
-        logger.warning("publishes went unconfirmed past the confirm timeout; failing them", metadata: [
-            "amqp.publishes.unconfirmed": .stringConvertible(expired.count), "amqp.publishes.blocked": .stringConvertible(blocked.count),
-            "amqp.confirm.timeout_ms": .stringConvertible(Int(timeout.seconds * 1000)),
-        ])
+        logger.warning(
+            "publishes went unconfirmed past the confirm timeout; failing them",
+            metadata: [
+                "amqp.publishes.unconfirmed": .stringConvertible(expired.count),
+                "amqp.publishes.blocked": .stringConvertible(blocked.count),
+                "amqp.confirm.timeout_ms": .stringConvertible(Int(timeout.seconds * 1000)),
+            ])
         statistics.recordConfirmTimeouts(expired.count + blocked.count)
-        let error = AMQPError(code: .timeout, message: "the broker did not confirm the publish within \(timeout); it may or may not have the message")
+        let error = AMQPError(
+            code: .timeout, message: "the broker did not confirm the publish within \(timeout); it may or may not have the message")
         for waiter in expired { waiter.resume(throwing: error) }
         for (_, waiter, _) in blocked { waiter.resume(throwing: error) }
     }

@@ -173,8 +173,10 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     }
 
     func settle(_ delivery: AMQPDelivery, as settlement: AMQPSettlement) {
-        submit(.settle(consumerID: delivery.consumerID, generation: delivery.channelGeneration,
-                       deliveryTag: delivery.deliveryTag, settlement))
+        submit(
+            .settle(
+                consumerID: delivery.consumerID, generation: delivery.channelGeneration,
+                deliveryTag: delivery.deliveryTag, settlement))
     }
 
     private func wake() {
@@ -310,7 +312,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             let socket = connection.socket
             if socket >= 0 { pollDescriptors.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
         }
-        let milliseconds = Int32(clamping: max(0, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
+        let milliseconds = Int32(
+            clamping: max(0, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
         let ready = poll(&pollDescriptors, nfds_t(pollDescriptors.count), milliseconds)
         if pollDescriptors[0].revents & Int16(POLLIN) != 0 {
             while read(wakeReader, &drainBuffer, drainBuffer.count) > 0 {}
@@ -360,8 +363,9 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
             }
             let id = nextConsumerID
             nextConsumerID += 1
-            consumers[id] = Consumer(id: id, queue: queue, prefetch: prefetch, maximumBodyBytes: maximumBodyBytes,
-                                     deliveries: deliveries, channel: Self.publishChannel + UInt16(id))
+            consumers[id] = Consumer(
+                id: id, queue: queue, prefetch: prefetch, maximumBodyBytes: maximumBodyBytes,
+                deliveries: deliveries, channel: Self.publishChannel + UInt16(id))
             // While disconnected, subscribed when the connection is back, like every other consumer.
             guard admission == .run else { return reply.resume(returning: id) }
             do {

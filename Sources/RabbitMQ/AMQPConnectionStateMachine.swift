@@ -171,8 +171,10 @@ struct AMQPConnectionStateMachine<Connection> {
     /// Channels, topology and consumers are set up: the connection is in use.
     mutating func setUp() -> SetUpAction {
         guard case .opening(let opening) = state else { preconditionFailure("set up while not opening") }
-        state = .connected(Connected(connection: opening.connection, gathersPublishes: opening.gathersPublishes,
-                                     endpointIndex: opening.connecting.endpointIndex, isBlocked: opening.isBlocked))
+        state = .connected(
+            Connected(
+                connection: opening.connection, gathersPublishes: opening.gathersPublishes,
+                endpointIndex: opening.connecting.endpointIndex, isBlocked: opening.isBlocked))
         if let waiter = opening.connecting.initialWaiter { return .resumeStart(waiter) }
         return .reconnected(attempts: opening.connecting.attempt + 1)
     }
@@ -180,8 +182,10 @@ struct AMQPConnectionStateMachine<Connection> {
     /// The connection failed while in use; returns it to destroy. Recovery starts after the first backoff.
     mutating func connectionLost(backoff: ReconnectBackoff) -> Connection? {
         guard case .connected(let connected) = state else { return nil }
-        state = .connecting(Connecting(attempt: 1, nextAttemptAt: .now + backoff.delay(forAttempt: 0),
-                                       endpointIndex: connected.endpointIndex, initialWaiter: nil))
+        state = .connecting(
+            Connecting(
+                attempt: 1, nextAttemptAt: .now + backoff.delay(forAttempt: 0),
+                endpointIndex: connected.endpointIndex, initialWaiter: nil))
         return connected.connection
     }
 

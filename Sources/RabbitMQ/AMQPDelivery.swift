@@ -22,8 +22,10 @@ public struct AMQPDelivery: Sendable {
     let channelGeneration: UInt64
     let settler: any AMQPDeliverySettling
 
-    init(exchange: String, routingKey: String, properties: AMQPProperties, body: [UInt8], bodySize: Int, headersTruncated: Bool,
-         redelivered: Bool, deliveryTag: UInt64, consumerID: Int, channelGeneration: UInt64, settler: any AMQPDeliverySettling) {
+    init(
+        exchange: String, routingKey: String, properties: AMQPProperties, body: [UInt8], bodySize: Int, headersTruncated: Bool,
+        redelivered: Bool, deliveryTag: UInt64, consumerID: Int, channelGeneration: UInt64, settler: any AMQPDeliverySettling
+    ) {
         self.exchange = exchange
         self.routingKey = routingKey
         self.properties = properties

@@ -81,8 +81,9 @@ public struct AMQPEndpoint: Sendable, Hashable, CustomStringConvertible {
             virtualHost = try Self.percentDecoded(path, in: url)
         }
 
-        self.init(host: String(host), port: port, user: user, password: password,
-                  virtualHost: virtualHost, usesTLS: usesTLS)
+        self.init(
+            host: String(host), port: port, user: user, password: password,
+            virtualHost: virtualHost, usesTLS: usesTLS)
 
         for pair in (query ?? "").split(separator: "&") where !pair.isEmpty {
             let (key, value) = pair.splitOnce("=")
@@ -96,7 +97,7 @@ public struct AMQPEndpoint: Sendable, Hashable, CustomStringConvertible {
             case "connection_name":
                 connectionName = decoded
             default:
-                break // RabbitMQ's URI spec lets clients ignore options they do not support.
+                break  // RabbitMQ's URI spec lets clients ignore options they do not support.
             }
         }
     }

@@ -14,8 +14,9 @@ extension AMQPError {
             return
         case AMQP_RESPONSE_SERVER_EXCEPTION where reply.reply.id == AMQPMethod.connectionClose:
             let close = reply.reply.decoded.assumingMemoryBound(to: amqp_connection_close_t.self).pointee
-            throw AMQPError(code: failureCode, message: "could not \(action): \(AMQPCDecoding.string(close.reply_text))",
-                            replyCode: Int(close.reply_code))
+            throw AMQPError(
+                code: failureCode, message: "could not \(action): \(AMQPCDecoding.string(close.reply_text))",
+                replyCode: Int(close.reply_code))
         case AMQP_RESPONSE_LIBRARY_EXCEPTION:
             throw AMQPError(code: .connectionFailed, message: "could not \(action): \(AMQPWire.statusText(reply.library_error))")
         default:
@@ -28,9 +29,13 @@ extension AMQPError {
         let text = AMQPWire.statusText(status)
         switch status {
         case AMQP_STATUS_SSL_PEER_VERIFY_FAILED.rawValue:
-            return AMQPError(code: .tls, message: "the certificate of \(endpoint.host):\(endpoint.port) is not signed by a trusted CA (set the CA file): \(text)")
+            return AMQPError(
+                code: .tls,
+                message: "the certificate of \(endpoint.host):\(endpoint.port) is not signed by a trusted CA (set the CA file): \(text)")
         case AMQP_STATUS_SSL_HOSTNAME_VERIFY_FAILED.rawValue:
-            return AMQPError(code: .tls, message: "the certificate of \(endpoint.host):\(endpoint.port) is not issued for host '\(endpoint.host)': \(text)")
+            return AMQPError(
+                code: .tls,
+                message: "the certificate of \(endpoint.host):\(endpoint.port) is not issued for host '\(endpoint.host)': \(text)")
         case AMQP_STATUS_SSL_CONNECTION_FAILED.rawValue, AMQP_STATUS_SSL_ERROR.rawValue:
             return AMQPError(code: .tls, message: "the TLS handshake with \(endpoint.host):\(endpoint.port) failed: \(text)")
         default:

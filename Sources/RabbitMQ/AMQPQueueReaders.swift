@@ -49,13 +49,16 @@ extension AMQPConnectionDriver {
         try connection.sendGet(queue: reader.queue, on: reader.channel, arena: arena)
     }
 
-    func fetched(_ message: AMQPMessage, headersTruncated: Bool, readerID id: Int, deliveryTag: UInt64, redelivered: Bool,
-                 remaining: UInt32) {
+    func fetched(
+        _ message: AMQPMessage, headersTruncated: Bool, readerID id: Int, deliveryTag: UInt64, redelivered: Bool,
+        remaining: UInt32
+    ) {
         guard let reader = readers[id], reader.lost == nil else { return }
-        let delivery = AMQPDelivery(exchange: message.exchange, routingKey: message.routingKey, properties: message.properties,
-                                    body: message.body, bodySize: message.body.count, headersTruncated: headersTruncated,
-                                    redelivered: redelivered, deliveryTag: deliveryTag,
-                                    consumerID: id, channelGeneration: reader.generation, settler: self)
+        let delivery = AMQPDelivery(
+            exchange: message.exchange, routingKey: message.routingKey, properties: message.properties,
+            body: message.body, bodySize: message.body.count, headersTruncated: headersTruncated,
+            redelivered: redelivered, deliveryTag: deliveryTag,
+            consumerID: id, channelGeneration: reader.generation, settler: self)
         readers[id]?.acks.received(deliveryTag)
         readers[id]?.waiting = nil
         statistics.recordDelivery()

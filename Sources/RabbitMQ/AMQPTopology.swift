@@ -7,8 +7,10 @@ public struct AMQPTopology: Sendable, Hashable {
         public var autoDelete: Bool
         public var arguments: AMQPFieldTable
 
-        public init(name: String, type: String = "topic", durable: Bool = true, autoDelete: Bool = false,
-                    arguments: AMQPFieldTable = [:]) {
+        public init(
+            name: String, type: String = "topic", durable: Bool = true, autoDelete: Bool = false,
+            arguments: AMQPFieldTable = [:]
+        ) {
             self.name = name
             self.type = type
             self.durable = durable
@@ -25,8 +27,10 @@ public struct AMQPTopology: Sendable, Hashable {
         /// `x-queue-type`, `x-dead-letter-exchange`, `x-message-ttl` and the like.
         public var arguments: AMQPFieldTable
 
-        public init(name: String, durable: Bool = true, exclusive: Bool = false, autoDelete: Bool = false,
-                    arguments: AMQPFieldTable = [:]) {
+        public init(
+            name: String, durable: Bool = true, exclusive: Bool = false, autoDelete: Bool = false,
+            arguments: AMQPFieldTable = [:]
+        ) {
             self.name = name
             self.durable = durable
             self.exclusive = exclusive

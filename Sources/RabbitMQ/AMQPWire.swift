@@ -22,9 +22,11 @@ struct AMQPWire {
 
     /// Connects and logs in; `onSocket` learns the socket as soon as it is open, so that a watchdog can
     /// shut it down while the handshake is still running.
-    static func open(_ endpoint: AMQPEndpoint, configuration: AMQPConfiguration, frameMax: Int32,
-                     clientProperties: AMQPFieldTable, arena: AMQPCArena,
-                     onSocket: (Int32) -> Void) throws(AMQPError) -> AMQPWire {
+    static func open(
+        _ endpoint: AMQPEndpoint, configuration: AMQPConfiguration, frameMax: Int32,
+        clientProperties: AMQPFieldTable, arena: AMQPCArena,
+        onSocket: (Int32) -> Void
+    ) throws(AMQPError) -> AMQPWire {
         guard let state = amqp_new_connection() else {
             throw AMQPError(code: .protocolError, message: "librabbitmq could not allocate a connection")
         }
@@ -40,10 +42,12 @@ struct AMQPWire {
             defer { arena.reset() }
             var properties = arena.table(clientProperties)
             let heartbeat = Int32(endpoint.heartbeatSeconds ?? configuration.heartbeatSeconds)
-            let reply = crabbitmq_login_plain(state, endpoint.virtualHost, 0, frameMax, heartbeat,
-                                              &properties, endpoint.user, endpoint.password)
-            try AMQPError.check(reply, doing: "log in to \(endpoint) as '\(endpoint.user)' on virtual host '\(endpoint.virtualHost)'",
-                                failureCode: .authenticationFailed)
+            let reply = crabbitmq_login_plain(
+                state, endpoint.virtualHost, 0, frameMax, heartbeat,
+                &properties, endpoint.user, endpoint.password)
+            try AMQPError.check(
+                reply, doing: "log in to \(endpoint) as '\(endpoint.user)' on virtual host '\(endpoint.virtualHost)'",
+                failureCode: .authenticationFailed)
         } catch {
             amqp_destroy_connection(state)
             throw error
@@ -51,8 +55,10 @@ struct AMQPWire {
         return AMQPWire(state)
     }
 
-    private static func makeSocket(for endpoint: AMQPEndpoint, tls: AMQPTLSConfiguration,
-                                   on state: amqp_connection_state_t) throws(AMQPError) -> OpaquePointer {
+    private static func makeSocket(
+        for endpoint: AMQPEndpoint, tls: AMQPTLSConfiguration,
+        on state: amqp_connection_state_t
+    ) throws(AMQPError) -> OpaquePointer {
         guard endpoint.usesTLS else {
             guard let socket = amqp_tcp_socket_new(state) else {
                 throw AMQPError(code: .protocolError, message: "librabbitmq could not create a TCP socket")
@@ -79,7 +85,9 @@ struct AMQPWire {
             }
             let status = amqp_ssl_socket_set_key(socket, certificateFile, keyFile)
             guard status == AMQP_STATUS_OK.rawValue else {
-                throw AMQPError(code: .tls, message: "cannot load the client certificate '\(certificateFile)' with key '\(keyFile)': \(statusText(status))")
+                throw AMQPError(
+                    code: .tls,
+                    message: "cannot load the client certificate '\(certificateFile)' with key '\(keyFile)': \(statusText(status))")
             }
         }
         amqp_ssl_socket_set_verify_peer(socket, tls.verifyPeer ? 1 : 0)
@@ -227,7 +235,9 @@ struct AMQPWire {
         try AMQPError.check(amqp_basic_ack(state, channel, deliveryTag, multiple ? 1 : 0), doing: "ack deliveries")
     }
 
-    func nack(_ deliveryTag: UInt64, multiple: Bool, requeue: Bool, on channel: UInt16, doing action: String = "nack a delivery") throws(AMQPError) {
+    func nack(
+        _ deliveryTag: UInt64, multiple: Bool, requeue: Bool, on channel: UInt16, doing action: String = "nack a delivery"
+    ) throws(AMQPError) {
         try AMQPError.check(amqp_basic_nack(state, channel, deliveryTag, multiple ? 1 : 0, requeue ? 1 : 0), doing: action)
     }
 
@@ -239,8 +249,10 @@ struct AMQPWire {
 
     /// Publishes `message`: into `buffer` when given (gathered, written later), else with
     /// `amqp_basic_publish` at once. Returns an `amqp_status_enum`.
-    func publish(_ message: AMQPMessage, on channel: UInt16, gatheringInto buffer: inout AMQPWriteBuffer, gathers: Bool,
-                 arena: AMQPCArena) -> Int {
+    func publish(
+        _ message: AMQPMessage, on channel: UInt16, gatheringInto buffer: inout AMQPWriteBuffer, gathers: Bool,
+        arena: AMQPCArena
+    ) -> Int {
         defer { arena.reset() }
         var properties = arena.properties(message.properties)
         let exchange = arena.bytes(message.exchange)
@@ -248,13 +260,16 @@ struct AMQPWire {
         return message.body.withUnsafeBytes { body -> Int in
             guard gathers else {
                 let bodyBytes = amqp_bytes_t(len: body.count, bytes: UnsafeMutableRawPointer(mutating: body.baseAddress))
-                return Int(amqp_basic_publish(state, channel, exchange, routingKey, message.mandatory ? 1 : 0, 0,
-                                              &properties, bodyBytes))
+                return Int(
+                    amqp_basic_publish(
+                        state, channel, exchange, routingKey, message.mandatory ? 1 : 0, 0,
+                        &properties, bodyBytes))
             }
             let frameMax = Int(amqp_get_frame_max(state))
             let written = buffer.append(atMost: crabbitmq_publish_size_limit(body.count, frameMax)) { frames in
-                crabbitmq_encode_publish(frames, frameMax, channel, exchange.bytes, exchange.len, routingKey.bytes,
-                                         routingKey.len, message.mandatory ? 1 : 0, &properties, body.baseAddress, body.count)
+                crabbitmq_encode_publish(
+                    frames, frameMax, channel, exchange.bytes, exchange.len, routingKey.bytes,
+                    routingKey.len, message.mandatory ? 1 : 0, &properties, body.baseAddress, body.count)
             }
             return written < 0 ? written : Int(AMQP_STATUS_OK.rawValue)
         }
@@ -287,8 +302,9 @@ struct AMQPWire {
                 properties = decoding.properties(decoded.assumingMemoryBound(to: amqp_basic_properties_t.self).pointee)
                 headersTruncated = decoding.truncatedHeaders
             }
-            return .header(channel: channel, properties: properties, headersTruncated: headersTruncated,
-                           bodySize: Int(clamping: frame.payload.properties.body_size))
+            return .header(
+                channel: channel, properties: properties, headersTruncated: headersTruncated,
+                bodySize: Int(clamping: frame.payload.properties.body_size))
         case AMQP_FRAME_BODY:
             let fragment = frame.payload.body_fragment
             return .body(channel: channel, UnsafeRawBufferPointer(start: fragment.bytes, count: fragment.len))
@@ -304,19 +320,22 @@ struct AMQPWire {
         switch method.id {
         case AMQPMethod.basicDeliver:
             let deliver = decoded(amqp_basic_deliver_t.self)
-            return .deliver(deliveryTag: deliver.delivery_tag, redelivered: deliver.redelivered != 0,
-                            exchange: AMQPCDecoding.string(deliver.exchange), routingKey: AMQPCDecoding.string(deliver.routing_key))
+            return .deliver(
+                deliveryTag: deliver.delivery_tag, redelivered: deliver.redelivered != 0,
+                exchange: AMQPCDecoding.string(deliver.exchange), routingKey: AMQPCDecoding.string(deliver.routing_key))
         case AMQPMethod.basicGetOK:
             let got = decoded(amqp_basic_get_ok_t.self)
-            return .getOK(deliveryTag: got.delivery_tag, redelivered: got.redelivered != 0,
-                          exchange: AMQPCDecoding.string(got.exchange), routingKey: AMQPCDecoding.string(got.routing_key),
-                          remaining: got.message_count)
+            return .getOK(
+                deliveryTag: got.delivery_tag, redelivered: got.redelivered != 0,
+                exchange: AMQPCDecoding.string(got.exchange), routingKey: AMQPCDecoding.string(got.routing_key),
+                remaining: got.message_count)
         case AMQPMethod.basicGetEmpty:
             return .getEmpty
         case AMQPMethod.basicReturn:
             let returned = decoded(amqp_basic_return_t.self)
-            return .returned(replyCode: Int(returned.reply_code), replyText: AMQPCDecoding.string(returned.reply_text),
-                             exchange: AMQPCDecoding.string(returned.exchange), routingKey: AMQPCDecoding.string(returned.routing_key))
+            return .returned(
+                replyCode: Int(returned.reply_code), replyText: AMQPCDecoding.string(returned.reply_text),
+                exchange: AMQPCDecoding.string(returned.exchange), routingKey: AMQPCDecoding.string(returned.routing_key))
         case AMQPMethod.basicAck:
             let ack = decoded(amqp_basic_ack_t.self)
             return .ack(deliveryTag: ack.delivery_tag, multiple: ack.multiple != 0)

@@ -71,7 +71,9 @@ struct PublisherConfirmTracker<Waiter> {
         }
         let resolved = entries[covered].map { entry -> (Waiter, Outcome) in
             if nacked { return (entry.waiter, .nacked) }
-            if let returned = entry.returned { return (entry.waiter, .returned(replyCode: returned.replyCode, replyText: returned.replyText)) }
+            if let returned = entry.returned {
+                return (entry.waiter, .returned(replyCode: returned.replyCode, replyText: returned.replyText))
+            }
             return (entry.waiter, .confirmed)
         }
         entries.removeSubrange(covered)

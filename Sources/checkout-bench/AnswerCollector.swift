@@ -12,7 +12,8 @@ final class AnswerCollector: Sendable {
             let arrival = MonotonicClock.nanoseconds()
             delivery.ack()
             ledger.withLock {
-                $0?.answer(correlationID: delivery.properties.correlationID, type: delivery.properties.type, body: delivery.body, at: arrival)
+                $0?.answer(
+                    correlationID: delivery.properties.correlationID, type: delivery.properties.type, body: delivery.body, at: arrival)
             }
         }
     }

@@ -19,7 +19,8 @@ struct BenchVirtualHost: Sendable {
     /// Each queue's consumers, as the broker counts them: how the benchmark knows the workers are
     /// ready whatever their log level.
     func consumers() async throws -> [String: Int] {
-        let listing = try await Subprocess.run(rabbitmqctl, ["list_queues", "-p", name, "--no-table-headers", "--quiet", "name", "consumers"])
+        let listing = try await Subprocess.run(
+            rabbitmqctl, ["list_queues", "-p", name, "--no-table-headers", "--quiet", "name", "consumers"])
         var consumers: [String: Int] = [:]
         for line in listing.split(separator: "\n") {
             let fields = line.split(separator: "\t")

@@ -13,7 +13,10 @@ final class CeilingLoop: Sendable {
     private let collector: AnswerCollector
     private let collecting: Task<Void, Never>
 
-    private init(endpoint: AMQPEndpoint, prefetch: UInt16, publisher: AMQPConnection, listener: AMQPConnection, collector: AnswerCollector, collecting: Task<Void, Never>) {
+    private init(
+        endpoint: AMQPEndpoint, prefetch: UInt16, publisher: AMQPConnection, listener: AMQPConnection, collector: AnswerCollector,
+        collecting: Task<Void, Never>
+    ) {
         self.endpoint = endpoint
         self.prefetch = prefetch
         self.publisher = publisher
@@ -30,7 +33,8 @@ final class CeilingLoop: Sendable {
         let consumer = try await listener.consume(queue: answersQueue, prefetch: 1_000)
         let collector = AnswerCollector()
         let collecting = Task { await collector.collect(consumer) }
-        return CeilingLoop(endpoint: endpoint, prefetch: prefetch, publisher: publisher, listener: listener, collector: collector, collecting: collecting)
+        return CeilingLoop(
+            endpoint: endpoint, prefetch: prefetch, publisher: publisher, listener: listener, collector: collector, collecting: collecting)
     }
 
     /// Publishes `count` commands (flat out, or at `rate` per second) through one run of the C loop.
@@ -40,7 +44,8 @@ final class CeilingLoop: Sendable {
         let endpoint = endpoint
         let prefetch = prefetch
         let loop = Task {
-            try await RawCLoop.run(endpoint: endpoint, from: Self.commandsQueue, to: Self.answersQueue, prefetch: prefetch, count: count + 1)
+            try await RawCLoop.run(
+                endpoint: endpoint, from: Self.commandsQueue, to: Self.answersQueue, prefetch: prefetch, count: count + 1)
         }
         do {
             var priming = LoadRun(publisher: publisher, collector: collector)

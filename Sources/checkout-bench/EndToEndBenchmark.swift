@@ -91,11 +91,14 @@ struct EndToEndBenchmark {
             latencies.add(result.latencies)
             log(String(format: "C loop: round %d at %.0f msg/s: ", round, rate) + LatencySummary(microseconds: result.latencies).sentence)
         }
-        return ScenarioResult(scenario: nil, peakRates: peaks, ceilingRates: [], latencyRate: rate,
-                              latencies: LatencySummary(microseconds: latencies), memory: [])
+        return ScenarioResult(
+            scenario: nil, peakRates: peaks, ceilingRates: [], latencyRate: rate,
+            latencies: LatencySummary(microseconds: latencies), memory: [])
     }
 
-    private func measure(_ scenario: Scenario, number: Int, ceiling: CeilingLoop, server: PostgresServerCPU?, catalog: String) async throws -> ScenarioResult {
+    private func measure(
+        _ scenario: Scenario, number: Int, ceiling: CeilingLoop, server: PostgresServerCPU?, catalog: String
+    ) async throws -> ScenarioResult {
         let name = "checkout-bench-\(runID)-\(number)"
         log("\(scenario): virtual host \(name)")
         let host = try await BenchVirtualHost.create(name, for: broker.user, rabbitmqctl: rabbitmqctl)
@@ -126,7 +129,8 @@ struct EndToEndBenchmark {
             let result: ScenarioResult
             do {
                 let pgbench = schema.map { PgBench(executable: pgbenchExecutable, psql: psql, schema: $0, directory: directory) }
-                result = try await measure(scenario, number: number, on: fleet, ceiling: ceiling, pgbench: pgbench, server: pgbench == nil ? nil : server)
+                result = try await measure(
+                    scenario, number: number, on: fleet, ceiling: ceiling, pgbench: pgbench, server: pgbench == nil ? nil : server)
             } catch {
                 _ = await fleet.stop()
                 throw error
@@ -170,8 +174,9 @@ struct EndToEndBenchmark {
             ceilings.append(raw.commandsPerSecond)
             let worker = try await flatOut(scenario, on: fleet, label: "\(number)-f\(round)", server: server)
             peaks.append(worker.run.commandsPerSecond)
-            var line = String(format: "\(scenario): round %d flat out %.0f cmd/s (C loop %.0f msg/s, ratio %.2f",
-                              round, worker.run.commandsPerSecond, raw.commandsPerSecond, worker.run.commandsPerSecond / raw.commandsPerSecond)
+            var line = String(
+                format: "\(scenario): round %d flat out %.0f cmd/s (C loop %.0f msg/s, ratio %.2f",
+                round, worker.run.commandsPerSecond, raw.commandsPerSecond, worker.run.commandsPerSecond / raw.commandsPerSecond)
             if let perCommand = worker.roundTrips {
                 roundTrips.append(perCommand)
                 line += String(format: "; %.2f database round trips per command", perCommand)
@@ -199,7 +204,9 @@ struct EndToEndBenchmark {
             try await fleet.prepare(scenario.command, count: count, label: label)
             let result = try await fleet.run(scenario.command, count: count, rate: rate, label: label)
             latencies.add(result.latencies)
-            log(String(format: "\(scenario): round %d at %.0f cmd/s: ", round, rate) + LatencySummary(microseconds: result.latencies).sentence)
+            log(
+                String(format: "\(scenario): round %d at %.0f cmd/s: ", round, rate)
+                    + LatencySummary(microseconds: result.latencies).sentence)
         }
         let memory = try fleet.memory()
         log("\(scenario): after the rounds, " + Self.describe(memory))
@@ -214,7 +221,9 @@ struct EndToEndBenchmark {
     /// One flat-out round of the workers, with what it cost the database per command: the statements
     /// the workers counted (read after a pause for their sampling, before and after) and, when the
     /// server is on this host, PostgreSQL's CPU.
-    private func flatOut(_ scenario: Scenario, on fleet: WorkerFleet, label: String, server: PostgresServerCPU?) async throws
+    private func flatOut(
+        _ scenario: Scenario, on fleet: WorkerFleet, label: String, server: PostgresServerCPU?
+    ) async throws
         -> (run: RunResult, roundTrips: Double?, postgresCPU: Double?)
     {
         let counted = scenario.store != .memory
@@ -234,7 +243,9 @@ struct EndToEndBenchmark {
 
     /// One pgbench round of about as many commands as the workers' rounds, with PostgreSQL's CPU per
     /// transaction when the server is on this host.
-    private func pgbenchRound(_ pgbench: PgBench, _ command: BenchCommand, round: Int, server: PostgresServerCPU?) async throws
+    private func pgbenchRound(
+        _ pgbench: PgBench, _ command: BenchCommand, round: Int, server: PostgresServerCPU?
+    ) async throws
         -> (rate: Double, postgresCPU: Double?)
     {
         let perClient = max(1, count / PgBench.clients)
@@ -249,7 +260,9 @@ struct EndToEndBenchmark {
     }
 
     /// What `work` returns and, when the server is on this host, the CPU it used meanwhile, µs.
-    private static func measuringCPU<Value>(of server: PostgresServerCPU?, _ work: () async throws -> Value) async throws -> (Value, Double?) {
+    private static func measuringCPU<Value>(
+        of server: PostgresServerCPU?, _ work: () async throws -> Value
+    ) async throws -> (Value, Double?) {
         let before = server?.sample()
         let value = try await work()
         guard let server, let before else { return (value, nil) }

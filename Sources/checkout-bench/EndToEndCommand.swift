@@ -51,7 +51,9 @@ struct EndToEndCommand: AsyncParsableCommand {
     var commands: [BenchCommand] = BenchCommand.allCases
     @Option(help: "Stores, comma-separated (default: memory,sqlite,postgres).", transform: CommaList.parse { StoreKind(rawValue: $0) })
     var stores: [StoreKind] = StoreKind.allCases
-    @Option(help: "Worker processes per scenario, comma-separated (default: 1,2).", transform: CommaList.parse { Int($0).flatMap { $0 > 0 ? $0 : nil } })
+    @Option(
+        help: "Worker processes per scenario, comma-separated (default: 1,2).",
+        transform: CommaList.parse { Int($0).flatMap { $0 > 0 ? $0 : nil } })
     var processes: [Int] = [1, 2]
 
     func validate() throws {
@@ -77,11 +79,13 @@ struct EndToEndCommand: AsyncParsableCommand {
             concurrency: concurrency,
             poolSize: poolSize,
             workerLogLevel: workerLogLevel,
-            directory: FileManager.default.temporaryDirectory.appendingPathComponent("checkout-bench-\(ProcessInfo.processInfo.processIdentifier)")
+            directory: FileManager.default.temporaryDirectory.appendingPathComponent(
+                "checkout-bench-\(ProcessInfo.processInfo.processIdentifier)")
         )
-        log("end-to-end benchmark: \(count) commands per round, \(rounds) rounds, prefetch \(prefetch), "
-            + "concurrency \(concurrency.map(String.init) ?? "the worker's default"), pool \(poolSize.map(String.init) ?? "the worker's default"), "
-            + "broker \(benchmark.broker), worker \(executable)")
+        log(
+            "end-to-end benchmark: \(count) commands per round, \(rounds) rounds, prefetch \(prefetch), "
+                + "concurrency \(concurrency.map(String.init) ?? "the worker's default"), pool \(poolSize.map(String.init) ?? "the worker's default"), "
+                + "broker \(benchmark.broker), worker \(executable)")
         for line in leftOut { log("left out: \(line)") }
         let work = Task { try await benchmark.run(scenarios) }
         let interruption = Interruption(cancelling: work)
@@ -97,9 +101,11 @@ struct EndToEndCommand: AsyncParsableCommand {
     }
 
     private func workerExecutable() throws -> String {
-        let path = worker ?? URL(fileURLWithPath: Self.ownExecutable).deletingLastPathComponent().appendingPathComponent("checkout-worker").path
+        let path =
+            worker ?? URL(fileURLWithPath: Self.ownExecutable).deletingLastPathComponent().appendingPathComponent("checkout-worker").path
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw ValidationError("no checkout-worker at \(path); build it (swift build -c release --product checkout-worker) or give --worker")
+            throw ValidationError(
+                "no checkout-worker at \(path); build it (swift build -c release --product checkout-worker) or give --worker")
         }
         return path
     }

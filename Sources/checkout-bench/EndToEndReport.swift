@@ -28,21 +28,22 @@ struct EndToEndReport {
             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for result in results {
-            lines.append(row([
-                result.scenario.map { "\($0.command.title), \($0.store.title)" } ?? "C loop (ceiling)",
-                result.scenario.map { String($0.processes) } ?? "–",
-                String(format: "%.0f", result.peak),
-                result.ratio == nil ? "–" : String(format: "%.0f", result.ceiling),
-                Self.format(result.ratio, "%.2f"),
-                Self.format(result.roundTrips, "%.2f"),
-                Self.format(result.pgbench, "%.0f"),
-                Self.format(result.pgbenchRatio, "%.2f"),
-                String(format: "%.0f", result.latencyRate),
-                LatencySummary.milliseconds(result.latencies.p50),
-                LatencySummary.milliseconds(result.latencies.p99),
-                LatencySummary.milliseconds(result.latencies.p999),
-                Self.format(result.peakMemoryKiB.map { Double($0) / 1024 }, "%.1f"),
-            ]))
+            lines.append(
+                row([
+                    result.scenario.map { "\($0.command.title), \($0.store.title)" } ?? "C loop (ceiling)",
+                    result.scenario.map { String($0.processes) } ?? "–",
+                    String(format: "%.0f", result.peak),
+                    result.ratio == nil ? "–" : String(format: "%.0f", result.ceiling),
+                    Self.format(result.ratio, "%.2f"),
+                    Self.format(result.roundTrips, "%.2f"),
+                    Self.format(result.pgbench, "%.0f"),
+                    Self.format(result.pgbenchRatio, "%.2f"),
+                    String(format: "%.0f", result.latencyRate),
+                    LatencySummary.milliseconds(result.latencies.p50),
+                    LatencySummary.milliseconds(result.latencies.p99),
+                    LatencySummary.milliseconds(result.latencies.p999),
+                    Self.format(result.peakMemoryKiB.map { Double($0) / 1024 }, "%.1f"),
+                ]))
         }
         let measuredCPU = results.filter { $0.postgresCPU != nil }
         if !measuredCPU.isEmpty {
@@ -54,12 +55,14 @@ struct EndToEndReport {
                 "|---|---:|---:|---:|" + String(repeating: "---:|", count: sizes.count),
             ]
             for result in measuredCPU {
-                lines.append(row([
-                    "\(result.scenario!.command.title), \(result.scenario!.store.title)",
-                    String(result.scenario!.processes),
-                    Self.format(result.postgresCPU, "%.0f"),
-                    Self.format(result.postgresCPUPerPgbench, "%.0f"),
-                ] + sizes.map { Self.format(result.fleetCeiling(cores: $0), "%.0f") }))
+                lines.append(
+                    row(
+                        [
+                            "\(result.scenario!.command.title), \(result.scenario!.store.title)",
+                            String(result.scenario!.processes),
+                            Self.format(result.postgresCPU, "%.0f"),
+                            Self.format(result.postgresCPUPerPgbench, "%.0f"),
+                        ] + sizes.map { Self.format(result.fleetCeiling(cores: $0), "%.0f") }))
             }
         }
         if !leftOut.isEmpty {
@@ -84,20 +87,22 @@ struct EndToEndReport {
         }
         for result in results {
             guard let scenario = result.scenario, scenario.store != .memory else { continue }
-            lines.append(verdict(
-                result.latencies.p99 <= Self.p99TargetMilliseconds,
-                "\(scenario): p99 ≤ \(Int(Self.p99TargetMilliseconds)) ms at half the peak rate",
-                "\(LatencySummary.milliseconds(result.latencies.p99)) ms"
-            ))
+            lines.append(
+                verdict(
+                    result.latencies.p99 <= Self.p99TargetMilliseconds,
+                    "\(scenario): p99 ≤ \(Int(Self.p99TargetMilliseconds)) ms at half the peak rate",
+                    "\(LatencySummary.milliseconds(result.latencies.p99)) ms"
+                ))
         }
         for result in results {
             guard let scenario = result.scenario, let kiB = result.peakMemoryKiB else { continue }
             let mebibytes = Double(kiB) / 1024
-            lines.append(verdict(
-                mebibytes <= Self.memoryTargetMiB,
-                "\(scenario): worker peak RSS (VmHWM) ≤ \(Int(Self.memoryTargetMiB)) MiB",
-                String(format: "%.1f MiB", mebibytes)
-            ))
+            lines.append(
+                verdict(
+                    mebibytes <= Self.memoryTargetMiB,
+                    "\(scenario): worker peak RSS (VmHWM) ≤ \(Int(Self.memoryTargetMiB)) MiB",
+                    String(format: "%.1f MiB", mebibytes)
+                ))
         }
         return lines
     }

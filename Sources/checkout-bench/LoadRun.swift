@@ -63,7 +63,8 @@ struct LoadRun: Sendable {
                 answered = now
                 lastProgress = .now
             } else if ContinuousClock.now - lastProgress > stallTimeout {
-                throw BenchmarkError(message: "\(answered) of \(count) commands answered, then nothing for \(stallTimeout); see the workers' logs")
+                throw BenchmarkError(
+                    message: "\(answered) of \(count) commands answered, then nothing for \(stallTimeout); see the workers' logs")
             }
         }
     }

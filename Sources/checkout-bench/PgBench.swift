@@ -32,8 +32,12 @@ struct PgBench: Sendable {
             try Data(PgBenchScript.syncCart.utf8).write(to: script(command))
         case .placeOrder:
             try Data(PgBenchScript.placeOrder.utf8).write(to: script(command))
-            try await Subprocess.run(psql, [schema.libpqURL, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c",
-                                            PgBenchScript.carts(round: round, clients: Self.clients, perClient: perClient)])
+            try await Subprocess.run(
+                psql,
+                [
+                    schema.libpqURL, "-X", "-q", "-v", "ON_ERROR_STOP=1", "-c",
+                    PgBenchScript.carts(round: round, clients: Self.clients, perClient: perClient),
+                ])
         }
     }
 
@@ -41,12 +45,14 @@ struct PgBench: Sendable {
     /// time; ``prepare(_:perClient:round:)`` with the same figures must have run. `round` keeps the
     /// ids of one round apart from the others'.
     func run(_ command: BenchCommand, perClient: Int, round: Int) async throws -> Double {
-        let output = try await Subprocess.run(executable, [
-            "--no-vacuum", "--protocol=prepared", "--file=\(script(command).path)",
-            "--client=\(Self.clients)", "--jobs=\(Self.threads)", "--transactions=\(perClient)",
-            "--define=round=\(round)", "--define=seq=0",
-            schema.libpqURL,
-        ])
+        let output = try await Subprocess.run(
+            executable,
+            [
+                "--no-vacuum", "--protocol=prepared", "--file=\(script(command).path)",
+                "--client=\(Self.clients)", "--jobs=\(Self.threads)", "--transactions=\(perClient)",
+                "--define=round=\(round)", "--define=seq=0",
+                schema.libpqURL,
+            ])
         guard let rate = Self.rate(in: output) else {
             throw BenchmarkError(message: "pgbench printed no rate: \(output.suffix(1_000))")
         }

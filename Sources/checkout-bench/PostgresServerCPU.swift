@@ -27,7 +27,9 @@ struct PostgresServerCPU: Sendable {
     func sample() -> UInt64 {
         var total: UInt64 = 0
         for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int32(name), pid != postmaster, let stat = ProcessStat.of(pid: pid), stat.parentPID == postmaster else { continue }
+            guard let pid = Int32(name), pid != postmaster, let stat = ProcessStat.of(pid: pid), stat.parentPID == postmaster else {
+                continue
+            }
             total += stat.cpuNanoseconds
         }
         guard let own = ProcessStat.of(pid: postmaster) else { return total }

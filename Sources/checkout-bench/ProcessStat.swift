@@ -14,7 +14,8 @@ struct ProcessStat: Equatable {
     static func of(pid: Int32) -> ProcessStat? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), var stat = parse(stat: text) else { return nil }
         if let schedstat = try? String(contentsOfFile: "/proc/\(pid)/schedstat", encoding: .utf8),
-           let nanoseconds = schedstat.split(separator: " ").first.flatMap({ UInt64($0) }) {
+            let nanoseconds = schedstat.split(separator: " ").first.flatMap({ UInt64($0) })
+        {
             stat.cpuNanoseconds = nanoseconds
         }
         return stat

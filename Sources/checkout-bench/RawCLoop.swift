@@ -18,8 +18,9 @@ enum RawCLoop {
         let result = await withCheckedContinuation { continuation in
             Thread {
                 var result = crawloop_result()
-                _ = crawloop_run(endpoint.host, Int32(endpoint.port), endpoint.user, endpoint.password, endpoint.virtualHost,
-                                 input, output, prefetch, UInt64(count), &result)
+                _ = crawloop_run(
+                    endpoint.host, Int32(endpoint.port), endpoint.user, endpoint.password, endpoint.virtualHost,
+                    input, output, prefetch, UInt64(count), &result)
                 continuation.resume(returning: result)
             }.start()
         }

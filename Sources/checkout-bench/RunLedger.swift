@@ -45,8 +45,8 @@ struct RunLedger: Sendable {
     /// Counts an answer of this run once; answers of other runs and repeats are ignored.
     mutating func answer(correlationID: String?, type: String?, body: [UInt8], at time: UInt64) {
         guard let correlationID, correlationID.hasPrefix(idPrefix),
-              let index = Int(correlationID.dropFirst(idPrefix.count)), publishedAt.indices.contains(index),
-              publishedAt[index] != 0, !answeredAlready[index]
+            let index = Int(correlationID.dropFirst(idPrefix.count)), publishedAt.indices.contains(index),
+            publishedAt[index] != 0, !answeredAlready[index]
         else { return }
         answeredAlready[index] = true
         answered += 1

@@ -34,9 +34,12 @@ struct TransportBenchmark {
                 let order = round % 2 == 1 ? Implementation.allCases : Implementation.allCases.reversed()
                 for implementation in order {
                     let (rate, cpu) = try await measure(implementation, prefetch: prefetch, on: connection)
-                    samples.append(Sample(implementation: implementation, prefetch: prefetch, messagesPerSecond: rate, cpuMicrosecondsPerMessage: cpu))
-                    log(String(format: "  prefetch %3d round %d  %-22@ %8.0f msg/s %6.1f µs CPU/msg", prefetch, round,
-                               implementation.rawValue as NSString, rate, cpu))
+                    samples.append(
+                        Sample(implementation: implementation, prefetch: prefetch, messagesPerSecond: rate, cpuMicrosecondsPerMessage: cpu))
+                    log(
+                        String(
+                            format: "  prefetch %3d round %d  %-22@ %8.0f msg/s %6.1f µs CPU/msg", prefetch, round,
+                            implementation.rawValue as NSString, rate, cpu))
                 }
             }
         }
@@ -44,7 +47,8 @@ struct TransportBenchmark {
     }
 
     /// Returns messages per second and CPU microseconds per message.
-    private func measure(_ implementation: Implementation, prefetch: UInt16, on connection: AMQPConnection) async throws -> (Double, Double) {
+    private func measure(_ implementation: Implementation, prefetch: UInt16, on connection: AMQPConnection) async throws -> (Double, Double)
+    {
         let suffix = UUID().uuidString.prefix(8)
         let commands = "bench.commands.\(suffix)"
         let events = "bench.events.\(suffix)"
@@ -58,24 +62,28 @@ struct TransportBenchmark {
         try await fill(commands, on: connection)
 
         let cpuBefore = ProcessCPUTime.seconds()
-        let rate = switch implementation {
-        case .c:
-            try await runCLoop(from: commands, to: events, prefetch: prefetch)
-        case .swift:
-            try await runSwiftLoop(from: commands, to: events, prefetch: prefetch, on: connection)
-        }
+        let rate =
+            switch implementation {
+            case .c:
+                try await runCLoop(from: commands, to: events, prefetch: prefetch)
+            case .swift:
+                try await runSwiftLoop(from: commands, to: events, prefetch: prefetch, on: connection)
+            }
         return (rate, (ProcessCPUTime.seconds() - cpuBefore) * 1e6 / Double(count))
     }
 
     private func fill(_ queue: String, on connection: AMQPConnection) async throws {
-        let body = Array(#"{"cartId":"cart-42","customerId":"cust-7","baseVersion":0,"currency":"EUR","items":[{"sku":"SKU-RED-M","quantity":2}]}"#.utf8)
+        let body = Array(
+            #"{"cartId":"cart-42","customerId":"cust-7","baseVersion":0,"currency":"EUR","items":[{"sku":"SKU-RED-M","quantity":2}]}"#.utf8)
         let properties = AMQPProperties(contentType: "application/json", deliveryMode: .persistent)
         var sent = 0
         while sent < count {
             let batch = min(1_000, count - sent)
             try await withThrowingDiscardingTaskGroup { group in
                 for _ in 0..<batch {
-                    group.addTask { try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: properties, body: body)) }
+                    group.addTask {
+                        try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: properties, body: body))
+                    }
                 }
             }
             sent += batch
@@ -87,7 +95,9 @@ struct TransportBenchmark {
         return Double(outcome.processed) / outcome.seconds
     }
 
-    private func runSwiftLoop(from commands: String, to events: String, prefetch: UInt16, on connection: AMQPConnection) async throws -> Double {
+    private func runSwiftLoop(
+        from commands: String, to events: String, prefetch: UInt16, on connection: AMQPConnection
+    ) async throws -> Double {
         let eventProperties = AMQPProperties(contentType: "application/json", deliveryMode: .persistent)
         let count = self.count
         // As the worker runs its consumers: on the connection's executor, so no message changes threads.
@@ -100,7 +110,8 @@ struct TransportBenchmark {
                     if received == 0 { started = .now }
                     received += 1
                     group.addTask {
-                        try await connection.publish(AMQPMessage(exchange: "", routingKey: events, properties: eventProperties, body: delivery.body))
+                        try await connection.publish(
+                            AMQPMessage(exchange: "", routingKey: events, properties: eventProperties, body: delivery.body))
                         delivery.ack()
                     }
                     if received == count { break }

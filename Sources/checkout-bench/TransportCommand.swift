@@ -27,14 +27,18 @@ struct TransportCommand: AsyncParsableCommand {
         let benchmark = TransportBenchmark(endpoint: try AMQPEndpoint(url: url), count: count, rounds: rounds, prefetches: prefetch)
         log("transport benchmark: \(count) messages per round, \(rounds) rounds, broker \(benchmark.endpoint)")
         let samples = try await benchmark.run()
-        print("| prefetch | C loop (msg/s, median) | Swift transport (msg/s, median) | Swift / C | C loop CPU (µs/msg) | Swift CPU (µs/msg) |")
+        print(
+            "| prefetch | C loop (msg/s, median) | Swift transport (msg/s, median) | Swift / C | C loop CPU (µs/msg) | Swift CPU (µs/msg) |"
+        )
         print("|---:|---:|---:|---:|---:|---:|")
         for prefetch in prefetch {
             let c = samples.filter { $0.prefetch == prefetch && $0.implementation == .c }
             let swift = samples.filter { $0.prefetch == prefetch && $0.implementation == .swift }
             let cRate = c.map(\.messagesPerSecond).median, swiftRate = swift.map(\.messagesPerSecond).median
-            print(String(format: "| %d | %.0f | %.0f | %.2f | %.1f | %.1f |", prefetch, cRate, swiftRate, swiftRate / cRate,
-                         c.map(\.cpuMicrosecondsPerMessage).median, swift.map(\.cpuMicrosecondsPerMessage).median))
+            print(
+                String(
+                    format: "| %d | %.0f | %.0f | %.2f | %.1f | %.1f |", prefetch, cRate, swiftRate, swiftRate / cRate,
+                    c.map(\.cpuMicrosecondsPerMessage).median, swift.map(\.cpuMicrosecondsPerMessage).median))
         }
     }
 }

@@ -16,7 +16,10 @@ final class WorkerFleet: Sendable {
     private let collector: AnswerCollector
     private let collecting: Task<Void, Never>
 
-    private init(processes: [WorkerProcess], publisher: AMQPConnection, listener: AMQPConnection, collector: AnswerCollector, collecting: Task<Void, Never>) {
+    private init(
+        processes: [WorkerProcess], publisher: AMQPConnection, listener: AMQPConnection, collector: AnswerCollector,
+        collecting: Task<Void, Never>
+    ) {
         self.processes = processes
         self.publisher = publisher
         self.listener = listener
@@ -37,15 +40,18 @@ final class WorkerFleet: Sendable {
         var processes: [WorkerProcess] = []
         do {
             for (number, port) in zip(1...count, try FreePorts.pick(count)) {
-                processes.append(try WorkerProcess.start(executable: executable, settings: settings, httpPort: port, logPath: "\(logPrefix)-worker\(number).log"))
+                processes.append(
+                    try WorkerProcess.start(
+                        executable: executable, settings: settings, httpPort: port, logPath: "\(logPrefix)-worker\(number).log"))
             }
             try await waitUntilConsuming(processes, on: virtualHost)
             let publisher = try await AMQPConnection.connect(AMQPConfiguration(endpoints: [endpoint]), logger: ConnectionLogger.shared)
             let listener = try await AMQPConnection.connect(AMQPConfiguration(endpoints: [endpoint]), logger: ConnectionLogger.shared)
-            try await listener.declare(AMQPTopology(
-                queues: [.init(name: answersQueue)],
-                bindings: [.init(queue: answersQueue, exchange: eventsExchange, routingKey: "#")]
-            ))
+            try await listener.declare(
+                AMQPTopology(
+                    queues: [.init(name: answersQueue)],
+                    bindings: [.init(queue: answersQueue, exchange: eventsExchange, routingKey: "#")]
+                ))
             let consumer = try await listener.consume(queue: answersQueue, prefetch: 1_000)
             let collector = AnswerCollector()
             let collecting = Task { await collector.collect(consumer) }
@@ -61,7 +67,8 @@ final class WorkerFleet: Sendable {
     func prepare(_ command: BenchCommand, count: Int, label: String) async throws {
         guard command == .placeOrder else { return }
         _ = try await LoadRun(publisher: publisher, collector: collector)
-            .run(RunLedger(idPrefix: "\(label)-cart-", count: count, expectedType: BenchCommand.syncCart.acceptedEvent)) { index, messageID in
+            .run(RunLedger(idPrefix: "\(label)-cart-", count: count, expectedType: BenchCommand.syncCart.acceptedEvent)) {
+                index, messageID in
                 Self.command(.syncCart, messageID: messageID, body: Workload.syncCart(cart: Self.cart(label, index), index: index))
             }
     }
@@ -71,10 +78,11 @@ final class WorkerFleet: Sendable {
     func run(_ command: BenchCommand, count: Int, rate: Double?, label: String) async throws -> RunResult {
         try await LoadRun(publisher: publisher, collector: collector, rate: rate)
             .run(RunLedger(idPrefix: "\(label)-", count: count, expectedType: command.acceptedEvent)) { index, messageID in
-                let body = switch command {
-                case .syncCart: Workload.syncCart(cart: Self.cart(label, index), index: index)
-                case .placeOrder: Workload.placeOrder(cart: Self.cart(label, index))
-                }
+                let body =
+                    switch command {
+                    case .syncCart: Workload.syncCart(cart: Self.cart(label, index), index: index)
+                    case .placeOrder: Workload.placeOrder(cart: Self.cart(label, index))
+                    }
                 return Self.command(command, messageID: messageID, body: body)
             }
     }
@@ -100,14 +108,19 @@ final class WorkerFleet: Sendable {
         return statuses
     }
 
-    private static func waitUntilConsuming(_ processes: [WorkerProcess], on virtualHost: BenchVirtualHost, timeout: Duration = .seconds(90)) async throws {
+    private static func waitUntilConsuming(
+        _ processes: [WorkerProcess], on virtualHost: BenchVirtualHost, timeout: Duration = .seconds(90)
+    ) async throws {
         let deadline = ContinuousClock.now + timeout
         while true {
             for process in processes { try process.checkRunning() }
             let consumers = try await virtualHost.consumers()
             if commandQueues.allSatisfy({ consumers[$0, default: 0] >= processes.count }) { return }
             guard ContinuousClock.now < deadline else {
-                throw BenchmarkError(message: "\(processes.count) checkout-worker processes did not all consume within \(timeout); logs: \(processes.map(\.logPath))")
+                throw BenchmarkError(
+                    message:
+                        "\(processes.count) checkout-worker processes did not all consume within \(timeout); logs: \(processes.map(\.logPath))"
+                )
             }
             try await Task.sleep(for: .milliseconds(500))
         }

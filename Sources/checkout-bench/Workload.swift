@@ -22,11 +22,15 @@ enum Workload {
     static func syncCart(cart: String, index: Int) -> [UInt8] {
         let first = sku(index % skuCount)
         let second = sku((index + skuCount / 2) % skuCount)
-        return Array(#"{"cartId":"\#(cart)","customerId":"bench-customer","baseVersion":0,"currency":"EUR","items":[{"sku":"\#(first)","quantity":2},{"sku":"\#(second)","quantity":1}]}"#.utf8)
+        return Array(
+            #"{"cartId":"\#(cart)","customerId":"bench-customer","baseVersion":0,"currency":"EUR","items":[{"sku":"\#(first)","quantity":2},{"sku":"\#(second)","quantity":1}]}"#
+                .utf8)
     }
 
     static func placeOrder(cart: String) -> [UInt8] {
-        Array(#"{"cartId":"\#(cart)","customerId":"bench-customer","cartVersion":1,"expectedTotal":\#(cartTotal),"currency":"EUR","payment":{"token":"tok_visa"}}"#.utf8)
+        Array(
+            #"{"cartId":"\#(cart)","customerId":"bench-customer","cartVersion":1,"expectedTotal":\#(cartTotal),"currency":"EUR","payment":{"token":"tok_visa"}}"#
+                .utf8)
     }
 
     private static func sku(_ index: Int) -> String {

@@ -1,64 +1,83 @@
-@testable import checkout_bench
 import Histogram
 import Testing
+
+@testable import checkout_bench
 
 /// The pure parts of the end-to-end benchmark: what it reports and how it judges the targets.
 @Suite struct EndToEndReportTests {
     @Test func judgesEachTargetOfTheIssueFromTheFiguresItShows() {
-        let report = EndToEndReport(results: [
-            Self.result(nil, peak: 10_000, p99: 1.5),
-            Self.result(Scenario(command: .syncCart, store: .memory, processes: 1), peak: 8_500, ceiling: 10_000, p99: 40, memoryKiB: 70 * 1024),
-            Self.result(Scenario(command: .syncCart, store: .sqlite, processes: 1), peak: 4_000, ceiling: 10_000, p99: 25, memoryKiB: 60 * 1024),
-            Self.result(Scenario(command: .placeOrder, store: .sqlite, processes: 1), peak: 3_600, ceiling: 10_000, p99: 30, memoryKiB: 64 * 1024),
-            Self.result(Scenario(command: .syncCart, store: .postgres, processes: 1), peak: 2_000, ceiling: 10_000, p99: 12.5, memoryKiB: 50 * 1024,
-                        pgbench: 5_000),
-            Self.result(Scenario(command: .placeOrder, store: .postgres, processes: 1), peak: 1_400, ceiling: 10_000, p99: 8, memoryKiB: 50 * 1024,
-                        pgbench: 4_000),
-        ], leftOut: [], cores: 2)
+        let report = EndToEndReport(
+            results: [
+                Self.result(nil, peak: 10_000, p99: 1.5),
+                Self.result(
+                    Scenario(command: .syncCart, store: .memory, processes: 1), peak: 8_500, ceiling: 10_000, p99: 40, memoryKiB: 70 * 1024),
+                Self.result(
+                    Scenario(command: .syncCart, store: .sqlite, processes: 1), peak: 4_000, ceiling: 10_000, p99: 25, memoryKiB: 60 * 1024),
+                Self.result(
+                    Scenario(command: .placeOrder, store: .sqlite, processes: 1), peak: 3_600, ceiling: 10_000, p99: 30,
+                    memoryKiB: 64 * 1024),
+                Self.result(
+                    Scenario(command: .syncCart, store: .postgres, processes: 1), peak: 2_000, ceiling: 10_000, p99: 12.5,
+                    memoryKiB: 50 * 1024,
+                    pgbench: 5_000),
+                Self.result(
+                    Scenario(command: .placeOrder, store: .postgres, processes: 1), peak: 1_400, ceiling: 10_000, p99: 8,
+                    memoryKiB: 50 * 1024,
+                    pgbench: 4_000),
+            ], leftOut: [], cores: 2)
 
-        #expect(report.targets == [
-            "- **missed**: SyncCart, SQLite, 1 process ≥ 0.5× the C loop: 0.40×",
-            "- met: PlaceOrder, SQLite, 1 process ≥ 0.35× the C loop: 0.36×",
-            "- met: SyncCart, in-memory, 1 process ≥ 0.8× the C loop: 0.85×",
-            "- **missed**: SyncCart, PostgreSQL, 1 process ≥ 0.5× pgbench's one-statement rate: 0.40×",
-            "- met: PlaceOrder, PostgreSQL, 1 process ≥ 0.3× pgbench's one-statement rate: 0.35×",
-            "- met: SyncCart, SQLite, 1 process: p99 ≤ 25 ms at half the peak rate: 25.0 ms",
-            "- **missed**: PlaceOrder, SQLite, 1 process: p99 ≤ 25 ms at half the peak rate: 30.0 ms",
-            "- met: SyncCart, PostgreSQL, 1 process: p99 ≤ 25 ms at half the peak rate: 12.5 ms",
-            "- met: PlaceOrder, PostgreSQL, 1 process: p99 ≤ 25 ms at half the peak rate: 8.00 ms",
-            "- **missed**: SyncCart, in-memory, 1 process: worker peak RSS (VmHWM) ≤ 64 MiB: 70.0 MiB",
-            "- met: SyncCart, SQLite, 1 process: worker peak RSS (VmHWM) ≤ 64 MiB: 60.0 MiB",
-            "- met: PlaceOrder, SQLite, 1 process: worker peak RSS (VmHWM) ≤ 64 MiB: 64.0 MiB",
-            "- met: SyncCart, PostgreSQL, 1 process: worker peak RSS (VmHWM) ≤ 64 MiB: 50.0 MiB",
-            "- met: PlaceOrder, PostgreSQL, 1 process: worker peak RSS (VmHWM) ≤ 64 MiB: 50.0 MiB",
-        ])
+        #expect(
+            report.targets == [
+                "- **missed**: SyncCart, SQLite, 1 process ≥ 0.5× the C loop: 0.40×",
+                "- met: PlaceOrder, SQLite, 1 process ≥ 0.35× the C loop: 0.36×",
+                "- met: SyncCart, in-memory, 1 process ≥ 0.8× the C loop: 0.85×",
+                "- **missed**: SyncCart, PostgreSQL, 1 process ≥ 0.5× pgbench's one-statement rate: 0.40×",
+                "- met: PlaceOrder, PostgreSQL, 1 process ≥ 0.3× pgbench's one-statement rate: 0.35×",
+                "- met: SyncCart, SQLite, 1 process: p99 ≤ 25 ms at half the peak rate: 25.0 ms",
+                "- **missed**: PlaceOrder, SQLite, 1 process: p99 ≤ 25 ms at half the peak rate: 30.0 ms",
+                "- met: SyncCart, PostgreSQL, 1 process: p99 ≤ 25 ms at half the peak rate: 12.5 ms",
+                "- met: PlaceOrder, PostgreSQL, 1 process: p99 ≤ 25 ms at half the peak rate: 8.00 ms",
+                "- **missed**: SyncCart, in-memory, 1 process: worker peak RSS (VmHWM) ≤ 64 MiB: 70.0 MiB",
+                "- met: SyncCart, SQLite, 1 process: worker peak RSS (VmHWM) ≤ 64 MiB: 60.0 MiB",
+                "- met: PlaceOrder, SQLite, 1 process: worker peak RSS (VmHWM) ≤ 64 MiB: 64.0 MiB",
+                "- met: SyncCart, PostgreSQL, 1 process: worker peak RSS (VmHWM) ≤ 64 MiB: 50.0 MiB",
+                "- met: PlaceOrder, PostgreSQL, 1 process: worker peak RSS (VmHWM) ≤ 64 MiB: 50.0 MiB",
+            ])
     }
 
     @Test func saysWhichTargetsItHadNoScenarioFor() {
-        let report = EndToEndReport(results: [
-            Self.result(nil, peak: 10_000, p99: 1.5),
-            Self.result(Scenario(command: .syncCart, store: .postgres, processes: 2), peak: 2_000, ceiling: 10_000, p99: 12.5, pgbench: 5_000),
-        ], leftOut: [], cores: 2)
+        let report = EndToEndReport(
+            results: [
+                Self.result(nil, peak: 10_000, p99: 1.5),
+                Self.result(
+                    Scenario(command: .syncCart, store: .postgres, processes: 2), peak: 2_000, ceiling: 10_000, p99: 12.5, pgbench: 5_000),
+            ], leftOut: [], cores: 2)
 
-        #expect(report.targets.prefix(5) == [
-            "- not measured: SyncCart, SQLite, 1 process ≥ 0.5× the C loop",
-            "- not measured: PlaceOrder, SQLite, 1 process ≥ 0.35× the C loop",
-            "- not measured: SyncCart, in-memory, 1 process ≥ 0.8× the C loop",
-            "- not measured: SyncCart, PostgreSQL, 1 process ≥ 0.5× pgbench's one-statement rate",
-            "- not measured: PlaceOrder, PostgreSQL, 1 process ≥ 0.3× pgbench's one-statement rate",
-        ])
+        #expect(
+            report.targets.prefix(5) == [
+                "- not measured: SyncCart, SQLite, 1 process ≥ 0.5× the C loop",
+                "- not measured: PlaceOrder, SQLite, 1 process ≥ 0.35× the C loop",
+                "- not measured: SyncCart, in-memory, 1 process ≥ 0.8× the C loop",
+                "- not measured: SyncCart, PostgreSQL, 1 process ≥ 0.5× pgbench's one-statement rate",
+                "- not measured: PlaceOrder, PostgreSQL, 1 process ≥ 0.3× pgbench's one-statement rate",
+            ])
     }
 
     @Test func printsOneTableRowPerScenarioWithTheCeilingFirst() {
-        let report = EndToEndReport(results: [
-            Self.result(nil, peak: 12_000, p99: 0.8),
-            Self.result(Scenario(command: .syncCart, store: .memory, processes: 1), peak: 9_000, ceiling: 12_000, p99: 5, memoryKiB: 40_000),
-            Self.result(Scenario(command: .placeOrder, store: .postgres, processes: 2), peak: 900, ceiling: 11_000, p99: 150, memoryKiB: 30_000,
-                        roundTrips: [7.5, 7.25, 7.0], pgbench: 3_000),
-        ], leftOut: ["SyncCart, SQLite, 2 processes: SQLite is for a single process"], cores: 2)
+        let report = EndToEndReport(
+            results: [
+                Self.result(nil, peak: 12_000, p99: 0.8),
+                Self.result(
+                    Scenario(command: .syncCart, store: .memory, processes: 1), peak: 9_000, ceiling: 12_000, p99: 5, memoryKiB: 40_000),
+                Self.result(
+                    Scenario(command: .placeOrder, store: .postgres, processes: 2), peak: 900, ceiling: 11_000, p99: 150, memoryKiB: 30_000,
+                    roundTrips: [7.5, 7.25, 7.0], pgbench: 3_000),
+            ], leftOut: ["SyncCart, SQLite, 2 processes: SQLite is for a single process"], cores: 2)
 
         let lines = report.markdown.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines[0].hasPrefix("| scenario | processes | peak (cmd/s, median) | C loop in the same rounds (msg/s, median) | ratio | database round trips"))
+        #expect(
+            lines[0].hasPrefix(
+                "| scenario | processes | peak (cmd/s, median) | C loop in the same rounds (msg/s, median) | ratio | database round trips"))
         #expect(lines[2] == "| C loop (ceiling) | – | 12000 | – | – | – | – | – | 6000 | 0.40 | 0.80 | 0.80 | – |")
         #expect(lines[3] == "| SyncCart, in-memory | 1 | 9000 | 12000 | 0.75 | – | – | – | 4500 | 2.50 | 5.00 | 5.00 | 39.1 |")
         #expect(lines[4] == "| PlaceOrder, PostgreSQL | 2 | 900 | 11000 | 0.08 | 7.25 | 3000 | 0.30 | 450 | 75.0 | 150 | 150 | 29.3 |")
@@ -67,16 +86,20 @@ import Testing
     }
 
     @Test func turnsPostgreSQLsCPUPerCommandIntoTheFleetCeilingForThisMachineAndALargeServer() {
-        let report = EndToEndReport(results: [
-            Self.result(nil, peak: 12_000, p99: 0.8),
-            Self.result(Scenario(command: .syncCart, store: .postgres, processes: 1), peak: 900, ceiling: 11_000, p99: 20,
-                        pgbench: 3_000, postgresCPU: [400, 500, 450], pgbenchPostgresCPU: [160]),
-        ], leftOut: [], cores: 2)
+        let report = EndToEndReport(
+            results: [
+                Self.result(nil, peak: 12_000, p99: 0.8),
+                Self.result(
+                    Scenario(command: .syncCart, store: .postgres, processes: 1), peak: 900, ceiling: 11_000, p99: 20,
+                    pgbench: 3_000, postgresCPU: [400, 500, 450], pgbenchPostgresCPU: [160]),
+            ], leftOut: [], cores: 2)
 
         let lines = report.markdown.split(separator: "\n", omittingEmptySubsequences: false)
         let header = lines.firstIndex { $0.contains("PostgreSQL CPU per command") }
-        #expect(header.map { String(lines[$0]) } == "| scenario | processes | PostgreSQL CPU per command (µs, median) | per pgbench transaction (µs, median) "
-            + "| fleet ceiling, PostgreSQL on 2 cores (cmd/s) | fleet ceiling, PostgreSQL on 16 cores (cmd/s) |")
+        #expect(
+            header.map { String(lines[$0]) }
+                == "| scenario | processes | PostgreSQL CPU per command (µs, median) | per pgbench transaction (µs, median) "
+                + "| fleet ceiling, PostgreSQL on 2 cores (cmd/s) | fleet ceiling, PostgreSQL on 16 cores (cmd/s) |")
         #expect(header.map { String(lines[$0 + 2]) } == "| SyncCart, PostgreSQL | 1 | 450 | 160 | 4444 | 35556 |")
         #expect(EndToEndReport(results: [], leftOut: [], cores: 16).markdown.contains("fleet ceiling") == false)
     }
@@ -84,12 +107,13 @@ import Testing
     @Test func leavesOutTheCombinationsTheWorkerDoesNotSupportAndSaysWhy() {
         let plan = Scenario.plan(commands: BenchCommand.allCases, stores: StoreKind.allCases, processes: [1, 2])
 
-        #expect(plan.scenarios.map(\.description) == [
-            "SyncCart, in-memory, 1 process", "SyncCart, in-memory, 2 processes", "SyncCart, SQLite, 1 process",
-            "SyncCart, PostgreSQL, 1 process", "SyncCart, PostgreSQL, 2 processes",
-            "PlaceOrder, in-memory, 1 process", "PlaceOrder, SQLite, 1 process",
-            "PlaceOrder, PostgreSQL, 1 process", "PlaceOrder, PostgreSQL, 2 processes",
-        ])
+        #expect(
+            plan.scenarios.map(\.description) == [
+                "SyncCart, in-memory, 1 process", "SyncCart, in-memory, 2 processes", "SyncCart, SQLite, 1 process",
+                "SyncCart, PostgreSQL, 1 process", "SyncCart, PostgreSQL, 2 processes",
+                "PlaceOrder, in-memory, 1 process", "PlaceOrder, SQLite, 1 process",
+                "PlaceOrder, PostgreSQL, 1 process", "PlaceOrder, PostgreSQL, 2 processes",
+            ])
         #expect(plan.leftOut.count == 3)
         #expect(plan.leftOut.allSatisfy { $0.contains("SQLite is for a single process") || $0.contains("memory:// is per process") })
     }
@@ -109,7 +133,8 @@ import Testing
         ledger.answer(correlationID: "3-f1-0", type: "cart.synced", body: [], at: 9_000_000)
         ledger.answer(correlationID: "2-f1-1", type: "cart.synced", body: [], at: 3_000_000)
         ledger.answer(correlationID: "3-f1-7", type: "cart.synced", body: [], at: 3_000_000)
-        ledger.answer(correlationID: "3-f1-2", type: "cart.sync-rejected", body: Array(#"{"reason":"version-conflict"}"#.utf8), at: 5_000_000)
+        ledger.answer(
+            correlationID: "3-f1-2", type: "cart.sync-rejected", body: Array(#"{"reason":"version-conflict"}"#.utf8), at: 5_000_000)
 
         #expect(ledger.answered == 2)
         #expect(ledger.latencies.totalCount == 2)

@@ -1,5 +1,6 @@
-@testable import checkout_bench
 import Testing
+
+@testable import checkout_bench
 
 /// What the benchmark reads from others to show a store's ceiling: the workers' counters, pgbench's
 /// rate and PostgreSQL's CPU time.
@@ -34,8 +35,9 @@ import Testing
     @Test func readsTheParentAndTheCPUTimeOfAProcessAndOfItsEndedChildrenWhateverItsName() {
         let stat = "4242 (postgres: x (y) z) S 15520 15520 15520 0 -1 4194560 300 0 0 0 123 77 40 10 20 0 1 0 1117290 227258368 2000"
 
-        #expect(ProcessStat.parse(stat: stat, ticksPerSecond: 100)
-            == ProcessStat(parentPID: 15_520, cpuNanoseconds: 2_000_000_000, childrenCPUNanoseconds: 500_000_000))
+        #expect(
+            ProcessStat.parse(stat: stat, ticksPerSecond: 100)
+                == ProcessStat(parentPID: 15_520, cpuNanoseconds: 2_000_000_000, childrenCPUNanoseconds: 500_000_000))
         #expect(ProcessStat.parse(stat: "4242 (postgres) S 1 1 1 0 -1 0 0 0 0 0 1 2", ticksPerSecond: 100) == nil)
     }
 }

@@ -6,17 +6,20 @@ import Testing
 /// The strings and the stored format that other services and repositories depend on.
 @Suite struct ContractValuesTests {
     @Test func syncRejectionReasonsAreTheContractsStrings() {
-        #expect(SyncCartRejectionReason.allCases.map(\.rawValue) == [
-            "invalid-request", "version-conflict", "forbidden", "cart-checked-out", "duplicate-message-id", "unavailable",
-        ])
+        #expect(
+            SyncCartRejectionReason.allCases.map(\.rawValue) == [
+                "invalid-request", "version-conflict", "forbidden", "cart-checked-out", "duplicate-message-id", "unavailable",
+            ])
     }
 
     @Test func orderRejectionReasonsAreTheContractsStrings() {
-        #expect(PlaceOrderRejectionReason.allCases.map(\.rawValue) == [
-            "invalid-request", "cart-not-found", "forbidden", "cart-checked-out", "cart-empty", "cart-changed",
-            "price-changed", "out-of-stock", "payment-declined", "payment-failed", "order-failed", "duplicate-message-id", "unavailable",
-            "payment-unavailable",
-        ])
+        #expect(
+            PlaceOrderRejectionReason.allCases.map(\.rawValue) == [
+                "invalid-request", "cart-not-found", "forbidden", "cart-checked-out", "cart-empty", "cart-changed",
+                "price-changed", "out-of-stock", "payment-declined", "payment-failed", "order-failed", "duplicate-message-id",
+                "unavailable",
+                "payment-unavailable",
+            ])
     }
 
     @Test func adjustmentReasonsAreTheContractsStrings() {
@@ -24,10 +27,11 @@ import Testing
     }
 
     @Test func syncOutcomeSurvivesJSON() throws {
-        let outcome = SyncCartOutcome.synced(cart: SyncedCart(
-            cart: cart(),
-            adjustments: [Adjustment(sku: sku("SKU-X"), reason: .clampedToStock, requested: 5, applied: 2)]
-        ))
+        let outcome = SyncCartOutcome.synced(
+            cart: SyncedCart(
+                cart: cart(),
+                adjustments: [Adjustment(sku: sku("SKU-X"), reason: .clampedToStock, requested: 5, applied: 2)]
+            ))
         let decoded = try JSONDecoder().decode(SyncCartOutcome.self, from: JSONEncoder().encode(outcome))
         #expect(decoded == outcome)
     }
@@ -35,19 +39,21 @@ import Testing
     @Test func orderOutcomesSurviveJSON() throws {
         let payment = Payment(id: PaymentID("pay_1"), amount: eur(5998))
         let outcomes: [PlaceOrderOutcome] = [
-            .placed(order: Order(
-                id: OrderID(placedBy: commandID("cmd-1")),
-                cartID: cartID(),
-                customerID: customerID(),
-                lines: [line("SKU-RED-M", 2)],
-                total: eur(5998),
-                payment: payment,
-                placedAt: Date(timeIntervalSince1970: 1_800_000_000.123)
-            )),
-            .rejected(rejection: PlaceOrderRejection(
-                cartID: "cart-42", reason: .orderFailed, message: "m", skus: [sku("SKU-RED-M")],
-                declineCode: DeclineCode("card_declined"), refundedPayment: payment
-            )),
+            .placed(
+                order: Order(
+                    id: OrderID(placedBy: commandID("cmd-1")),
+                    cartID: cartID(),
+                    customerID: customerID(),
+                    lines: [line("SKU-RED-M", 2)],
+                    total: eur(5998),
+                    payment: payment,
+                    placedAt: Date(timeIntervalSince1970: 1_800_000_000.123)
+                )),
+            .rejected(
+                rejection: PlaceOrderRejection(
+                    cartID: "cart-42", reason: .orderFailed, message: "m", skus: [sku("SKU-RED-M")],
+                    declineCode: DeclineCode("card_declined"), refundedPayment: payment
+                )),
         ]
         let decoded = try JSONDecoder().decode([PlaceOrderOutcome].self, from: JSONEncoder().encode(outcomes))
         #expect(decoded == outcomes)

@@ -36,7 +36,10 @@ import Testing
 
         try await sut.execute(request())
 
-        #expect(await rejections(output) == [PlaceOrderRejection(cartID: "cart-42", reason: .cartNotFound, message: "cart cart-42 does not exist")])
+        #expect(
+            await rejections(output) == [
+                PlaceOrderRejection(cartID: "cart-42", reason: .cartNotFound, message: "cart cart-42 does not exist")
+            ])
         #expect(await payments.messages.isEmpty)
     }
 
@@ -75,7 +78,10 @@ import Testing
 
         try await sut.execute(request(cartVersion: 2))
 
-        #expect(await rejections(output) == [PlaceOrderRejection(cartID: "cart-42", reason: .cartChanged, message: "cart cart-42 is at version 3, not 2")])
+        #expect(
+            await rejections(output) == [
+                PlaceOrderRejection(cartID: "cart-42", reason: .cartChanged, message: "cart cart-42 is at version 3, not 2")
+            ])
         #expect(await rejections(output).first?.refundsEarlierCharge == true)
         #expect(await payments.charges.isEmpty)
     }
@@ -103,7 +109,9 @@ import Testing
 
     @Test func rejectsLinesOutOfStockNamingTheirSKUsAndChargesNothing() async throws {
         let (sut, store, payments, output, _) = try await makeSUT(
-            products: [product("SKU-RED-M", stock: 1), product("SKU-BLUE-L", stock: 5), product("SKU-OLD", price: eur(100), isActive: false)],
+            products: [
+                product("SKU-RED-M", stock: 1), product("SKU-BLUE-L", stock: 5), product("SKU-OLD", price: eur(100), isActive: false),
+            ],
             carts: [cart(lines: [line("SKU-RED-M", 2), line("SKU-BLUE-L", 1), line("SKU-OLD", 1, at: eur(100))])]
         )
 
@@ -208,9 +216,12 @@ import Testing
 
         try await sut.execute(request(commandID: "cmd-1", token: "pm_gone"))
 
-        #expect(await rejections(output) == [PlaceOrderRejection(
-            cartID: "cart-42", reason: .paymentFailed, message: "the payment failed: No such PaymentMethod: 'pm_gone'"
-        )])
+        #expect(
+            await rejections(output) == [
+                PlaceOrderRejection(
+                    cartID: "cart-42", reason: .paymentFailed, message: "the payment failed: No such PaymentMethod: 'pm_gone'"
+                )
+            ])
         #expect(await payments.charges.count == 1)
         #expect(await payments.payments.isEmpty)
         #expect(await payments.refunds.isEmpty)
@@ -362,7 +373,10 @@ import Testing
         try await sut.execute(request(commandID: "cmd-1"))
 
         #expect(await rejections(output).map(\.reason) == [.cartChanged])
-        #expect(await payments.refunds == [.refundCharge(idempotencyKey: commandID("cmd-1")), .refundCharge(idempotencyKey: commandID("cmd-1"))])
+        #expect(
+            await payments.refunds == [
+                .refundCharge(idempotencyKey: commandID("cmd-1")), .refundCharge(idempotencyKey: commandID("cmd-1")),
+            ])
     }
 
     @Test func aChargeWhoseAnswerWasLostIsRefundedOnceTheSearchShowsIt() async throws {
@@ -400,7 +414,10 @@ import Testing
         #expect(rejection.reason == .paymentUnavailable)
         #expect(await rejections(output) == [rejection, rejection])
         #expect(await payments.charges.count == 1)
-        #expect(await payments.refunds == [.refundCharge(idempotencyKey: commandID("cmd-1")), .refundCharge(idempotencyKey: commandID("cmd-1"))])
+        #expect(
+            await payments.refunds == [
+                .refundCharge(idempotencyKey: commandID("cmd-1")), .refundCharge(idempotencyKey: commandID("cmd-1")),
+            ])
         let recorded = try await store.placeOrderCommands.claim(commandID("cmd-1"), digest: nil, at: clock.now(), leaseUntil: clock.now())
         #expect(recorded == .completed(.rejected(rejection: rejection)))
     }
@@ -472,9 +489,13 @@ import Testing
 
         try await sut.execute(request(commandID: "cmd-1", customerID: "cust-8", token: "tok_other", digest: "bbb"))
 
-        #expect(await rejections(output) == [PlaceOrderRejection(
-            cartID: "cart-42", reason: .duplicateMessageID, message: "message_id cmd-1 was already used by another command; nothing was done"
-        )])
+        #expect(
+            await rejections(output) == [
+                PlaceOrderRejection(
+                    cartID: "cart-42", reason: .duplicateMessageID,
+                    message: "message_id cmd-1 was already used by another command; nothing was done"
+                )
+            ])
         #expect(await payments.charges.count == 1)
         #expect(await payments.refunds.isEmpty)
         #expect(try await store.orders(forCart: cartID()).count == 1)

@@ -8,7 +8,9 @@ import Testing
     // MARK: Accepted syncs
 
     @Test func syncsANewCartAtVersionOneWithCatalogPrices() async throws {
-        let (sut, store, output, clock) = try await makeSUT(products: [product("SKU-RED-M", price: eur(2999)), product("SKU-BLUE-L", price: eur(1500))])
+        let (sut, store, output, clock) = try await makeSUT(products: [
+            product("SKU-RED-M", price: eur(2999)), product("SKU-BLUE-L", price: eur(1500)),
+        ])
 
         try await sut.execute(request(items: [item("SKU-RED-M", 2), item("SKU-BLUE-L", 1)]))
 
@@ -54,9 +56,13 @@ import Testing
 
         try await sut.execute(request(baseVersion: 1))
 
-        #expect(await output.messages == [.didReject(SyncCartRejection(
-            cartID: "cart-42", reason: .versionConflict, message: "cart cart-42 is at version 2, not 1", currentVersion: 2
-        ))])
+        #expect(
+            await output.messages == [
+                .didReject(
+                    SyncCartRejection(
+                        cartID: "cart-42", reason: .versionConflict, message: "cart cart-42 is at version 2, not 1", currentVersion: 2
+                    ))
+            ])
         #expect(try await store.carts.cart(cartID()) == stored)
     }
 
@@ -208,10 +214,11 @@ import Testing
         try await sut.execute(request(items: [item("SKU-RED-M", 2), item("SKU-RED-M", 3)]))
 
         let synced = try #require(await syncedCarts(output).first)
-        #expect(synced.adjustments == [
-            Adjustment(sku: sku("SKU-RED-M"), reason: .merged, requested: 5, applied: 5),
-            Adjustment(sku: sku("SKU-RED-M"), reason: .clampedToStock, requested: 5, applied: 4),
-        ])
+        #expect(
+            synced.adjustments == [
+                Adjustment(sku: sku("SKU-RED-M"), reason: .merged, requested: 5, applied: 5),
+                Adjustment(sku: sku("SKU-RED-M"), reason: .clampedToStock, requested: 5, applied: 4),
+            ])
     }
 
     // MARK: Rules of form
@@ -242,11 +249,14 @@ import Testing
 
         try await sut.execute(request(items: [item("SKU-RED-M", quantity)]))
 
-        #expect(await rejections(output) == [SyncCartRejection(
-            cartID: "cart-42",
-            reason: .invalidRequest,
-            message: "invalid request: items[0].quantity must be between 1 and 99 (is \(quantity))"
-        )])
+        #expect(
+            await rejections(output) == [
+                SyncCartRejection(
+                    cartID: "cart-42",
+                    reason: .invalidRequest,
+                    message: "invalid request: items[0].quantity must be between 1 and 99 (is \(quantity))"
+                )
+            ])
         #expect(try await store.carts.cart(cartID()) == nil)
     }
 
@@ -305,9 +315,13 @@ import Testing
 
         try await sut.execute(request(commandID: "cmd-1", customerID: "cust-8", digest: "bbb"))
 
-        #expect(await output.messages.last == .didReject(SyncCartRejection(
-            cartID: "cart-42", reason: .duplicateMessageID, message: "message_id cmd-1 was already used by another command; nothing was done"
-        )))
+        #expect(
+            await output.messages.last
+                == .didReject(
+                    SyncCartRejection(
+                        cartID: "cart-42", reason: .duplicateMessageID,
+                        message: "message_id cmd-1 was already used by another command; nothing was done"
+                    )))
         #expect(try await store.carts.cart(cartID()) == stored)
         #expect(try await recordedOutcome(of: "cmd-1", in: store).map { if case .synced = $0 { true } else { false } } == true)
     }
@@ -316,7 +330,8 @@ import Testing
         let (sut, _, output, _) = try await makeSUT()
         try await sut.execute(request(commandID: "cmd-1", digest: "aaa"))
 
-        try await sut.abandon(request(commandID: "cmd-1", digest: "bbb"), after: RetryableError(code: .databaseUnavailable, context: "test"))
+        try await sut.abandon(
+            request(commandID: "cmd-1", digest: "bbb"), after: RetryableError(code: .databaseUnavailable, context: "test"))
 
         #expect(await rejections(output).map(\.reason) == [.duplicateMessageID])
     }
@@ -452,8 +467,9 @@ import Testing
         items: [RequestedItem] = [RequestedItem(sku: "SKU-RED-M", quantity: 2)],
         digest: String? = nil
     ) -> SyncCartRequest {
-        SyncCartRequest(commandID: commandID, cartID: "cart-42", customerID: customerID, baseVersion: baseVersion, currency: currency, items: items,
-                        digest: digest.map(CommandDigest.init))
+        SyncCartRequest(
+            commandID: commandID, cartID: "cart-42", customerID: customerID, baseVersion: baseVersion, currency: currency, items: items,
+            digest: digest.map(CommandDigest.init))
     }
 
     private func item(_ sku: String, _ quantity: Int) -> RequestedItem {

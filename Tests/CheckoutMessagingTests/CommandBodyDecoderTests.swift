@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CheckoutMessaging
 
 /// The command bodies as the contract's failure table reads them: what is a command, and which
@@ -8,7 +9,8 @@ import Testing
     private let decoder = CommandBodyDecoder()
 
     @Test func readsASyncCartBodyWithEscapesUnicodeAndExtraFields() throws {
-        let body = #" { "cartId" : "cart-\u00e9\"1\"", "customerId":"c-😀", "baseVersion": 3, "currency":"EUR", "note": {"a":[1,true,null]},"#
+        let body =
+            #" { "cartId" : "cart-\u00e9\"1\"", "customerId":"c-😀", "baseVersion": 3, "currency":"EUR", "note": {"a":[1,true,null]},"#
             + #""items":[{"sku":"SKU-1","quantity":2},{"sku":"S\/2","quantity":1e1}] } "#
         let decoded = try decoder.decode(SyncCartBody.self, from: Array(body.utf8))
         #expect(decoded.cartId == "cart-é\"1\"")
@@ -20,7 +22,8 @@ import Testing
     }
 
     @Test func readsAPlaceOrderBodyWithItsNestedPayment() throws {
-        let body = #"{"cartId":"c","customerId":"u","cartVersion":2,"expectedTotal":9007199254740993,"currency":"EUR","payment":{"token":"tok_visa"}}"#
+        let body =
+            #"{"cartId":"c","customerId":"u","cartVersion":2,"expectedTotal":9007199254740993,"currency":"EUR","payment":{"token":"tok_visa"}}"#
         let decoded = try decoder.decode(PlaceOrderBody.self, from: Array(body.utf8))
         #expect(decoded.expectedTotal == 9_007_199_254_740_993)
         #expect(decoded.paymentToken == "tok_visa")
@@ -43,15 +46,36 @@ import Testing
         (#"{"customerId":"c","baseVersion":0,"currency":"EUR","items":[]}"#, "missing-field", "cartId is missing"),
         (#"{"cartId":null,"customerId":"c","baseVersion":0,"currency":"EUR","items":[]}"#, "missing-field", "cartId is null"),
         (#"{"cartId":"a","customerId":"c","baseVersion":"0","currency":"EUR","items":[]}"#, "wrong-type", "baseVersion must be an integer"),
-        (#"{"cartId":"a","customerId":"c","baseVersion":true,"currency":"EUR","items":[]}"#, "wrong-type", "baseVersion must be an integer"),
-        (#"{"cartId":"a","customerId":"c","baseVersion":1.5,"currency":"EUR","items":[]}"#, "wrong-type", "baseVersion is not a number in range"),
-        (#"{"cartId":"a","customerId":"c","baseVersion":1e400,"currency":"EUR","items":[]}"#, "wrong-type", "baseVersion is not a number in range"),
-        (#"{"cartId":"a","customerId":"c","baseVersion":99999999999999999999,"currency":"EUR","items":[]}"#, "wrong-type", "baseVersion is not a number in range"),
+        (
+            #"{"cartId":"a","customerId":"c","baseVersion":true,"currency":"EUR","items":[]}"#, "wrong-type",
+            "baseVersion must be an integer"
+        ),
+        (
+            #"{"cartId":"a","customerId":"c","baseVersion":1.5,"currency":"EUR","items":[]}"#, "wrong-type",
+            "baseVersion is not a number in range"
+        ),
+        (
+            #"{"cartId":"a","customerId":"c","baseVersion":1e400,"currency":"EUR","items":[]}"#, "wrong-type",
+            "baseVersion is not a number in range"
+        ),
+        (
+            #"{"cartId":"a","customerId":"c","baseVersion":99999999999999999999,"currency":"EUR","items":[]}"#, "wrong-type",
+            "baseVersion is not a number in range"
+        ),
         (#"{"cartId":7,"customerId":"c","baseVersion":0,"currency":"EUR","items":[]}"#, "wrong-type", "cartId must be a string"),
         (#"{"cartId":"a","customerId":"c","baseVersion":0,"currency":"EUR","items":{}}"#, "wrong-type", "items must be an array"),
-        (#"{"cartId":"a","customerId":"c","baseVersion":0,"currency":"EUR","items":[{"sku":"s","quantity":1},3]}"#, "wrong-type", "items[1] must be an object"),
-        (#"{"cartId":"a","customerId":"c","baseVersion":0,"currency":"EUR","items":[{"sku":"s","quantity":1},{"sku":"t"}]}"#, "missing-field", "items[1].quantity is missing"),
-        (#"{"cartId":"a","customerId":"c","baseVersion":0,"currency":"EUR","items":[{"sku":"s","quantity":"2"}]}"#, "wrong-type", "items[0].quantity must be an integer"),
+        (
+            #"{"cartId":"a","customerId":"c","baseVersion":0,"currency":"EUR","items":[{"sku":"s","quantity":1},3]}"#, "wrong-type",
+            "items[1] must be an object"
+        ),
+        (
+            #"{"cartId":"a","customerId":"c","baseVersion":0,"currency":"EUR","items":[{"sku":"s","quantity":1},{"sku":"t"}]}"#,
+            "missing-field", "items[1].quantity is missing"
+        ),
+        (
+            #"{"cartId":"a","customerId":"c","baseVersion":0,"currency":"EUR","items":[{"sku":"s","quantity":"2"}]}"#, "wrong-type",
+            "items[0].quantity must be an integer"
+        ),
     ])
     func namesTheCodeAndTheFieldOfABodyThatIsNotASyncCart(body: String, code: String, detail: String) {
         #expect {
@@ -77,9 +101,12 @@ import Testing
         #expect(throws: MalformedCommand(.invalidJSON, "the body is not JSON")) {
             _ = try decoder.decode(SyncCartBody.self, from: Array(deep.utf8))
         }
-        let allowed = String(repeating: "[", count: JSONParser.maximumDepth - 1) + String(repeating: "]", count: JSONParser.maximumDepth - 1)
+        let allowed =
+            String(repeating: "[", count: JSONParser.maximumDepth - 1) + String(repeating: "]", count: JSONParser.maximumDepth - 1)
         #expect(throws: MalformedCommand(.wrongType, "baseVersion must be an integer")) {
-            _ = try decoder.decode(SyncCartBody.self, from: Array(#"{"cartId":"a","customerId":"c","baseVersion":\#(allowed),"currency":"EUR","items":[]}"#.utf8))
+            _ = try decoder.decode(
+                SyncCartBody.self,
+                from: Array(#"{"cartId":"a","customerId":"c","baseVersion":\#(allowed),"currency":"EUR","items":[]}"#.utf8))
         }
     }
 }

@@ -1,7 +1,8 @@
-@testable import CheckoutMessaging
 import CheckoutMessagingTesting
 import RabbitMQ
 import Testing
+
+@testable import CheckoutMessaging
 
 /// The rows of the contract's failure table for messages that are not commands: dead-lettered under
 /// their original routing key with the reason, and acked; nothing is answered.
@@ -22,15 +23,18 @@ import Testing
         Unreadable(reason: "unknown-routing-key", routingKey: "cart.delete"),
         Unreadable(reason: "missing-message-id", properties: ClientMessages.properties(messageID: nil)),
         Unreadable(reason: "missing-message-id", properties: ClientMessages.properties(messageID: "")),
-        Unreadable(reason: "unsupported-content-type", properties: {
-            var properties = ClientMessages.properties(messageID: "msg-1")
-            properties.contentType = "text/plain"
-            return properties
-        }()),
+        Unreadable(
+            reason: "unsupported-content-type",
+            properties: {
+                var properties = ClientMessages.properties(messageID: "msg-1")
+                properties.contentType = "text/plain"
+                return properties
+            }()),
         Unreadable(reason: "body-too-large", bodySize: 300 * 1024),
         Unreadable(reason: "headers-too-deep", headersTruncated: true),
         Unreadable(reason: "invalid-reply-to", properties: ClientMessages.properties(messageID: "msg-1", replyTo: "checkout.sync-cart")),
-        Unreadable(reason: "invalid-reply-to", properties: ClientMessages.properties(messageID: "msg-1", replyTo: "checkout.retry.sync-cart.1s")),
+        Unreadable(
+            reason: "invalid-reply-to", properties: ClientMessages.properties(messageID: "msg-1", replyTo: "checkout.retry.sync-cart.1s")),
         Unreadable(reason: "invalid-reply-to", properties: ClientMessages.properties(messageID: "msg-1", replyTo: "checkout.dead-letter")),
         Unreadable(reason: "invalid-encoding", body: [0x7B, 0xFF, 0x7D]),
         Unreadable(reason: "invalid-json", body: Array(#"{"cartId":"cart-42",}"#.utf8)),
@@ -42,8 +46,9 @@ import Testing
     func deadLettersAMessageThatIsNotACommandWithItsReasonAndAcks(_ message: Unreadable) async throws {
         let sut = try await CommandHandlerSUT.make()
 
-        let delivery = await sut.handle(.syncCart, routingKey: message.routingKey, properties: message.properties, body: message.body,
-                                        bodySize: message.bodySize, headersTruncated: message.headersTruncated)
+        let delivery = await sut.handle(
+            .syncCart, routingKey: message.routingKey, properties: message.properties, body: message.body,
+            bodySize: message.bodySize, headersTruncated: message.headersTruncated)
 
         let dead = try #require(sut.deadLetters.only)
         #expect(dead.routingKey == message.routingKey)
@@ -66,7 +71,8 @@ import Testing
         let sut = try await CommandHandlerSUT.make()
         let headers: AMQPFieldTable = [RetryHeaders.originalRoutingKey: .string(String(repeating: "k", count: 256))]
 
-        await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "msg-1", headers: headers), body: ClientMessages.syncCart())
+        await sut.handle(
+            .syncCart, properties: ClientMessages.properties(messageID: "msg-1", headers: headers), body: ClientMessages.syncCart())
 
         let dead = try #require(sut.deadLetters.only)
         #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "unknown-routing-key")
@@ -78,11 +84,15 @@ import Testing
         let sut = try await CommandHandlerSUT.make(maximumPropertiesByteCount: 1000)
         let headers: AMQPFieldTable = ["big": .string(String(repeating: "x", count: 900))]
 
-        let delivery = await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "msg-1", headers: headers), body: Array("nope".utf8))
+        let delivery = await sut.handle(
+            .syncCart, properties: ClientMessages.properties(messageID: "msg-1", headers: headers), body: Array("nope".utf8))
 
         let dead = try #require(sut.deadLetters.only)
         let kept = try #require(dead.properties.headers)
-        #expect(Set(kept.keys) == [RetryHeaders.errorReason, RetryHeaders.errorDetail, RetryHeaders.originalRoutingKey, RetryHeaders.deadLetteredAt])
+        #expect(
+            Set(kept.keys) == [
+                RetryHeaders.errorReason, RetryHeaders.errorDetail, RetryHeaders.originalRoutingKey, RetryHeaders.deadLetteredAt,
+            ])
         #expect(kept[RetryHeaders.errorReason]?.stringValue == "invalid-json")
         #expect(kept[RetryHeaders.errorDetail]?.stringValue?.hasSuffix("; headers dropped to fit the frame: big") == true)
         #expect(dead.properties.correlationID == "corr-msg-1")
@@ -109,7 +119,9 @@ import Testing
         #expect(dead.properties.deliveryMode == .persistent)
         #expect(dead.properties.appID == nil && dead.properties.correlationID == nil)
         #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "invalid-json")
-        #expect(dead.properties.headers?[RetryHeaders.errorDetail]?.stringValue?.contains("; properties dropped, they could not be sent: ") == true)
+        #expect(
+            dead.properties.headers?[RetryHeaders.errorDetail]?.stringValue?.contains("; properties dropped, they could not be sent: ")
+                == true)
         #expect(dead.body == Array("nope".utf8))
         #expect(sut.settledLast(delivery) == .ack)
     }

@@ -1,8 +1,9 @@
-@testable import CheckoutMessaging
 import CheckoutDomain
 import CheckoutMessagingTesting
 import RabbitMQ
 import Testing
+
+@testable import CheckoutMessaging
 
 /// The rows of the contract's failure table for failures: transient ones retried through the delay
 /// queues with a signed count and given up after the last, permanent ones given up at once, and what
@@ -14,7 +15,8 @@ import Testing
         let sut = try await CommandHandlerSUT.make()
         sut.failures.fail(with: Self.databaseDown)
 
-        let delivery = await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
+        let delivery = await sut.handle(
+            .syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
 
         let copy = try #require(sut.retries.only)
         #expect(copy.routingKey == "checkout.retry.sync-cart.1s")
@@ -35,8 +37,9 @@ import Testing
         let sut = try await CommandHandlerSUT.make()
         await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
 
-        let first = await sut.handle(.placeOrder, properties: ClientMessages.properties(messageID: "order-1"),
-                                     body: ClientMessages.placeOrder(token: "tok_processingError"))
+        let first = await sut.handle(
+            .placeOrder, properties: ClientMessages.properties(messageID: "order-1"),
+            body: ClientMessages.placeOrder(token: "tok_processingError"))
         let second = await sut.handleAgain(try #require(sut.retries.last), .placeOrder)
         let last = await sut.handleAgain(try #require(sut.retries.last), .placeOrder)
 
@@ -48,7 +51,9 @@ import Testing
         let dead = try #require(sut.deadLetters.only)
         #expect(dead.routingKey == "order.place")
         #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "retries-exhausted")
-        #expect(dead.properties.headers?[RetryHeaders.errorDetail]?.stringValue?.hasPrefix("gave up after 2 retries: payment-processor-unavailable") == true)
+        #expect(
+            dead.properties.headers?[RetryHeaders.errorDetail]?.stringValue?.hasPrefix(
+                "gave up after 2 retries: payment-processor-unavailable") == true)
         #expect(dead.properties.headers?[RetryHeaders.retryCount]?.intValue == 2)
         #expect(dead.properties.headers?[RetryHeaders.originalRoutingKey]?.stringValue == "order.place")
         #expect(dead.body == ClientMessages.placeOrder(token: "tok_processingError"))
@@ -63,7 +68,8 @@ import Testing
         var headers = sut.signedRetryHeaders(messageID: "sync-1", count: 2, routingKey: "cart.sync")
         headers[RetryHeaders.retrySignature] = .string(sut.signer.signature(messageID: "sync-1", retryCount: 1))
 
-        await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1", headers: headers), body: ClientMessages.syncCart())
+        await sut.handle(
+            .syncCart, properties: ClientMessages.properties(messageID: "sync-1", headers: headers), body: ClientMessages.syncCart())
 
         let copy = try #require(sut.retries.only)
         #expect(copy.routingKey == "checkout.retry.sync-cart.1s")
@@ -76,13 +82,16 @@ import Testing
         sut.failures.fail(with: RetryableError(code: .commandInProgress, context: "claimed by worker 2"))
         let headers = sut.signedRetryHeaders(messageID: "sync-1", count: 1, routingKey: "cart.sync")
 
-        let delivery = await sut.handle(.syncCart, routingKey: "checkout.sync-cart", properties: ClientMessages.properties(messageID: "sync-1", headers: headers),
-                                        body: ClientMessages.syncCart())
+        let delivery = await sut.handle(
+            .syncCart, routingKey: "checkout.sync-cart", properties: ClientMessages.properties(messageID: "sync-1", headers: headers),
+            body: ClientMessages.syncCart())
 
         let copy = try #require(sut.retries.only)
         #expect(copy.routingKey == "checkout.retry.sync-cart.1s")
         #expect(copy.properties.headers?[RetryHeaders.retryCount]?.intValue == 1)
-        #expect(sut.signer.verifies(try #require(copy.properties.headers?[RetryHeaders.retrySignature]?.stringValue), messageID: "sync-1", retryCount: 1))
+        #expect(
+            sut.signer.verifies(
+                try #require(copy.properties.headers?[RetryHeaders.retrySignature]?.stringValue), messageID: "sync-1", retryCount: 1))
         #expect(sut.settledLast(delivery) == .ack)
     }
 
@@ -90,7 +99,8 @@ import Testing
         let sut = try await CommandHandlerSUT.make()
         sut.broker.failPublishes(toExchange: "checkout.events", with: AMQPError(code: .publishNacked, message: "nacked"), times: 1)
 
-        let delivery = await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
+        let delivery = await sut.handle(
+            .syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
 
         #expect(sut.retries.only?.routingKey == "checkout.retry.sync-cart.1s")
         #expect(sut.settledLast(delivery) == .ack)
@@ -111,7 +121,8 @@ import Testing
         let sut = try await CommandHandlerSUT.make()
         sut.failures.fail(with: Defect())
 
-        let delivery = await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
+        let delivery = await sut.handle(
+            .syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
 
         let answer = try #require(sut.events.only)
         #expect(answer.routingKey == "cart.sync-rejected")
@@ -119,7 +130,9 @@ import Testing
         let dead = try #require(sut.deadLetters.only)
         #expect(dead.routingKey == "cart.sync")
         #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "failed-permanently")
-        #expect(dead.properties.headers?[RetryHeaders.errorDetail]?.stringValue?.hasPrefix("a permanent failure, not retried: unexpected-failure") == true)
+        #expect(
+            dead.properties.headers?[RetryHeaders.errorDetail]?.stringValue?.hasPrefix(
+                "a permanent failure, not retried: unexpected-failure") == true)
         #expect(sut.retries.isEmpty)
         #expect(sut.settledLast(delivery) == .ack)
     }
@@ -130,13 +143,16 @@ import Testing
         sut.broker.failPublishes(toExchange: "checkout.events", with: AMQPError(code: .timeout, message: "no confirm"))
         let headers = sut.signedRetryHeaders(messageID: "sync-1", count: 2, routingKey: "cart.sync")
 
-        let delivery = await sut.handle(.syncCart, routingKey: "checkout.sync-cart", properties: ClientMessages.properties(messageID: "sync-1", headers: headers),
-                                        body: ClientMessages.syncCart())
+        let delivery = await sut.handle(
+            .syncCart, routingKey: "checkout.sync-cart", properties: ClientMessages.properties(messageID: "sync-1", headers: headers),
+            body: ClientMessages.syncCart())
 
         #expect(sut.events.isEmpty)
         let dead = try #require(sut.deadLetters.only)
         #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "retries-exhausted")
-        #expect(dead.properties.headers?[RetryHeaders.errorDetail]?.stringValue?.contains("the rejection could not be reported either: broker-unavailable") == true)
+        #expect(
+            dead.properties.headers?[RetryHeaders.errorDetail]?.stringValue?.contains(
+                "the rejection could not be reported either: broker-unavailable") == true)
         #expect(sut.settledLast(delivery) == .ack)
     }
 
@@ -147,7 +163,8 @@ import Testing
         sut.broker.failPublishes(toExchange: "", with: AMQPError(code: .unroutable, message: "no route"))
 
         let start = ContinuousClock.now
-        let delivery = await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
+        let delivery = await sut.handle(
+            .syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
 
         #expect(ContinuousClock.now - start >= pause)
         #expect(sut.settledLast(delivery) == .nack(requeue: true))
@@ -159,7 +176,8 @@ import Testing
         sut.failures.fail(with: Defect())
         sut.broker.failPublishes(toExchange: "checkout.dead-letter", with: AMQPError(code: .connectionLost, message: "gone"))
 
-        let delivery = await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
+        let delivery = await sut.handle(
+            .syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
 
         #expect(sut.settledLast(delivery) == .nack(requeue: true))
         #expect(sut.deadLetters.isEmpty)
@@ -170,10 +188,14 @@ import Testing
         sut.failures.fail(with: Self.databaseDown)
         let headers: AMQPFieldTable = ["client-header": .string(String(repeating: "x", count: 850))]
 
-        let delivery = await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1", headers: headers), body: ClientMessages.syncCart())
+        let delivery = await sut.handle(
+            .syncCart, properties: ClientMessages.properties(messageID: "sync-1", headers: headers), body: ClientMessages.syncCart())
 
         let copy = try #require(sut.retries.only)
-        #expect(copy.properties.headers.map { Set($0.keys) } == [RetryHeaders.retryCount, RetryHeaders.retrySignature, RetryHeaders.originalRoutingKey])
+        #expect(
+            copy.properties.headers.map { Set($0.keys) } == [
+                RetryHeaders.retryCount, RetryHeaders.retrySignature, RetryHeaders.originalRoutingKey,
+            ])
         #expect(copy.properties.correlationID == "corr-sync-1")
         #expect(sut.settledLast(delivery) == .ack)
     }

@@ -1,7 +1,8 @@
-@testable import CheckoutMessaging
 import CheckoutMessagingTesting
 import RabbitMQ
 import Testing
+
+@testable import CheckoutMessaging
 
 /// The rows of the contract's failure table that end in an answer: the event is published and
 /// confirmed, then the command is acked; nothing is retried or dead-lettered.
@@ -9,7 +10,8 @@ import Testing
     @Test func syncsACartPublishesCartSyncedWithTheContractsPropertiesAndAcksAfterTheConfirm() async throws {
         let sut = try await CommandHandlerSUT.make()
 
-        let delivery = await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
+        let delivery = await sut.handle(
+            .syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
 
         let event = try #require(sut.events.only)
         #expect(event.routingKey == "cart.synced")
@@ -28,8 +30,9 @@ import Testing
     @Test func answersOnReplyToThroughTheDefaultExchangeToo() async throws {
         let sut = try await CommandHandlerSUT.make()
 
-        let delivery = await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1", replyTo: "client.answers"),
-                                        body: ClientMessages.syncCart())
+        let delivery = await sut.handle(
+            .syncCart, properties: ClientMessages.properties(messageID: "sync-1", replyTo: "client.answers"),
+            body: ClientMessages.syncCart())
 
         let answer = try #require(sut.broker.published(toExchange: "", routingKey: "client.answers").only)
         #expect(answer.properties.messageID == "sync-1/cart.synced")
@@ -40,7 +43,8 @@ import Testing
     @Test func aBusinessRuleRejectionIsPublishedAndAcked() async throws {
         let sut = try await CommandHandlerSUT.make()
 
-        let delivery = await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart(baseVersion: 3))
+        let delivery = await sut.handle(
+            .syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart(baseVersion: 3))
 
         let event = try #require(sut.events.only)
         #expect(event.routingKey == "cart.sync-rejected")
@@ -52,8 +56,9 @@ import Testing
     @Test func aFieldBreakingARuleOfFormIsAnsweredInvalidRequestNotDeadLettered() async throws {
         let sut = try await CommandHandlerSUT.make()
 
-        let delivery = await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"),
-                                        body: ClientMessages.syncCart(quantity: 0))
+        let delivery = await sut.handle(
+            .syncCart, properties: ClientMessages.properties(messageID: "sync-1"),
+            body: ClientMessages.syncCart(quantity: 0))
 
         #expect(ClientMessages.json(try #require(sut.events.only))["reason"] as? String == "invalid-request")
         #expect(sut.settledLast(delivery) == .ack)
@@ -92,7 +97,8 @@ import Testing
         let sut = try await CommandHandlerSUT.make()
         await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
 
-        let delivery = await sut.handle(.placeOrder, properties: ClientMessages.properties(messageID: "order-1"), body: ClientMessages.placeOrder())
+        let delivery = await sut.handle(
+            .placeOrder, properties: ClientMessages.properties(messageID: "order-1"), body: ClientMessages.placeOrder())
 
         let event = try #require(sut.events.last)
         #expect(event.routingKey == "order.placed")
@@ -105,8 +111,9 @@ import Testing
         let sut = try await CommandHandlerSUT.make()
         await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
 
-        let delivery = await sut.handle(.placeOrder, properties: ClientMessages.properties(messageID: "order-1"),
-                                        body: ClientMessages.placeOrder(token: "tok_chargeDeclined"))
+        let delivery = await sut.handle(
+            .placeOrder, properties: ClientMessages.properties(messageID: "order-1"),
+            body: ClientMessages.placeOrder(token: "tok_chargeDeclined"))
 
         let event = try #require(sut.events.last)
         #expect(event.routingKey == "order.rejected")

@@ -1,9 +1,10 @@
-@testable import CheckoutMessaging
 import CheckoutDomain
 import Foundation
 import Logging
 import RabbitMQ
 import Testing
+
+@testable import CheckoutMessaging
 
 /// The command handler over the RabbitMQ implementation of its port, against the test node
 /// (`RABBITMQ_URL`): what the in-memory broker stands in for elsewhere.
@@ -39,7 +40,8 @@ import Testing
             let failures = ExecutionFailures()
             failures.fail(with: RetryableError(code: .databaseUnavailable, context: "loading cart cart-42"))
             let handler = try await node.handler(failures: failures)
-            try await node.publishCommand(properties: ClientMessages.properties(messageID: "sync-1", headers: [RetryHeaders.originalRoutingKey: "cart.sync"]))
+            try await node.publishCommand(
+                properties: ClientMessages.properties(messageID: "sync-1", headers: [RetryHeaders.originalRoutingKey: "cart.sync"]))
 
             var deliveries = try await node.consumeCommands().makeAsyncIterator()
             // No retry queue is declared, so the mandatory retry copy comes back unroutable.
@@ -69,12 +71,14 @@ import Testing
         }
 
         func handler(failures: ExecutionFailures = ExecutionFailures()) async throws -> CommandHandler {
-            try await CommandHandlerSUT.makeHandler(over: connection, configuration: configuration, signer: RetrySigner(key: Array(repeating: 7, count: 32)),
-                                                    failures: failures, pauseBeforeRequeue: .zero)
+            try await CommandHandlerSUT.makeHandler(
+                over: connection, configuration: configuration, signer: RetrySigner(key: Array(repeating: 7, count: 32)),
+                failures: failures, pauseBeforeRequeue: .zero)
         }
 
         func publishCommand(properties: AMQPProperties) async throws {
-            try await connection.publish(AMQPMessage(exchange: "", routingKey: commands, properties: properties, body: ClientMessages.syncCart()))
+            try await connection.publish(
+                AMQPMessage(exchange: "", routingKey: commands, properties: properties, body: ClientMessages.syncCart()))
         }
 
         func consumeCommands() async throws -> AMQPConsumer {
@@ -86,17 +90,22 @@ import Testing
         var configuration = try AMQPConfiguration(urls: url)
         configuration.connectTimeout = .seconds(5)
         configuration.connectionName = "checkout-messaging-tests"
-        return try await AMQPConnection.connect(configuration, logger: Logger(label: "checkout-messaging-tests") { _ in SwiftLogNoOpLogHandler() })
+        return try await AMQPConnection.connect(
+            configuration, logger: Logger(label: "checkout-messaging-tests") { _ in SwiftLogNoOpLogHandler() })
     }
 
     private func withNode(_ body: (Node) async throws -> Void) async throws {
         let node = try Node(connection: try await Self.connect())
         let deadLetter = node.configuration.deadLetter
-        try await node.connection.declare(AMQPTopology(
-            exchanges: [.init(name: deadLetter, type: "topic", durable: false, autoDelete: false)],
-            queues: [.init(name: node.commands, durable: false, autoDelete: false), .init(name: deadLetter, durable: false, autoDelete: false)],
-            bindings: [.init(queue: deadLetter, exchange: deadLetter, routingKey: "#")]
-        ))
+        try await node.connection.declare(
+            AMQPTopology(
+                exchanges: [.init(name: deadLetter, type: "topic", durable: false, autoDelete: false)],
+                queues: [
+                    .init(name: node.commands, durable: false, autoDelete: false),
+                    .init(name: deadLetter, durable: false, autoDelete: false),
+                ],
+                bindings: [.init(queue: deadLetter, exchange: deadLetter, routingKey: "#")]
+            ))
         do {
             try await body(node)
         } catch {

@@ -1,5 +1,6 @@
-@testable import CheckoutMessaging
 import Testing
+
+@testable import CheckoutMessaging
 
 @Suite struct RetrySignerTests {
     private let signer = RetrySigner(key: Array(repeating: 7, count: 32))

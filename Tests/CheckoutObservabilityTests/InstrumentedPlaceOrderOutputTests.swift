@@ -21,7 +21,8 @@ import Testing
 
     @Test func passesADeclineOnThenLogsItsCodeAndCountsItByReason() async throws {
         let (sut, output, logs, metrics) = makeSUT()
-        let rejection = PlaceOrderRejection(cartID: "cart-42", reason: .paymentDeclined, message: "declined", declineCode: DeclineCode("card_declined"))
+        let rejection = PlaceOrderRejection(
+            cartID: "cart-42", reason: .paymentDeclined, message: "declined", declineCode: DeclineCode("card_declined"))
 
         try await sut.didReject(rejection)
 

@@ -59,10 +59,12 @@ import Testing
     @Test func writesNestedMetadataAsJSONObjectsAndArrays() throws {
         let (logger, lines) = makeSUT()
 
-        logger.info("cart synced", metadata: [
-            "cart": ["id": "cart-42", "version": "\(2)"],
-            "adjustments": ["merged", .stringConvertible(7)],
-        ])
+        logger.info(
+            "cart synced",
+            metadata: [
+                "cart": ["id": "cart-42", "version": "\(2)"],
+                "adjustments": ["merged", .stringConvertible(7)],
+            ])
 
         let line = try #require(try lines.objects().first)
         #expect(line["cart"] as? [String: String] == ["id": "cart-42", "version": "2"])
@@ -99,10 +101,12 @@ import Testing
         }
         let (logger, lines) = makeSUT()
 
-        logger.info("typed", metadata: [
-            "count": .stringConvertible(3), "tag": .stringConvertible(UInt64.max), "negative": .stringConvertible(Int16(-2)),
-            "replayed": .stringConvertible(true), "text": "3", "described": .stringConvertible(Version()),
-        ])
+        logger.info(
+            "typed",
+            metadata: [
+                "count": .stringConvertible(3), "tag": .stringConvertible(UInt64.max), "negative": .stringConvertible(Int16(-2)),
+                "replayed": .stringConvertible(true), "text": "3", "described": .stringConvertible(Version()),
+            ])
 
         let line = try #require(lines.lines.first)
         #expect(line.contains(#""count":3"#))

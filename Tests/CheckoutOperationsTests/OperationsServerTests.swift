@@ -63,7 +63,9 @@ struct OperationsServerTests {
         let sut = makeSUT(
             checks: [
                 ReadinessCheck("broker") { true },
-                ReadinessCheck("database") { await hungDatabase.wait(); return true },
+                ReadinessCheck("database") {
+                    await hungDatabase.wait(); return true
+                },
             ],
             checkTimeout: .milliseconds(200)
         )

@@ -51,11 +51,12 @@ import Testing
             "CHECKOUT_PREFETCH": "50",
         ])
 
-        #expect(masked == [
-            "CHECKOUT_AMQP_URL": "amqp://guest:***@rabbitmq:5672/%2F",
-            "CHECKOUT_DATABASE_URL": "postgres://checkout:***@postgres/checkout",
-            "CHECKOUT_STRIPE_API_KEY": "***",
-            "CHECKOUT_PREFETCH": "50",
-        ])
+        #expect(
+            masked == [
+                "CHECKOUT_AMQP_URL": "amqp://guest:***@rabbitmq:5672/%2F",
+                "CHECKOUT_DATABASE_URL": "postgres://checkout:***@postgres/checkout",
+                "CHECKOUT_STRIPE_API_KEY": "***",
+                "CHECKOUT_PREFETCH": "50",
+            ])
     }
 }

@@ -1,6 +1,7 @@
-@testable import CheckoutOperations
 import Logging
 import Testing
+
+@testable import CheckoutOperations
 
 @Suite struct TextLogHandlerTests {
     @Test func escapesNewlinesSoAClientValueCannotForgeALine() {

@@ -35,7 +35,8 @@ import Testing
         try await subject.withSUT { sut in
             let key = try uniqueCommandID()
 
-            let result = try await sut.processor.charge(eur(5998), with: PaymentToken("tok_chargeDeclinedInsufficientFunds"), idempotencyKey: key)
+            let result = try await sut.processor.charge(
+                eur(5998), with: PaymentToken("tok_chargeDeclinedInsufficientFunds"), idempotencyKey: key)
 
             #expect(result == .declined(DeclineCode("insufficient_funds")))
             #expect(await sut.chargeCount(key) == 0)
@@ -127,7 +128,8 @@ import Testing
     @Test(arguments: PaymentProcessorSubject.allCases)
     func refundingTwiceGivesTheMoneyBackOnce(_ subject: PaymentProcessorSubject) async throws {
         try await subject.withSUT { sut in
-            let payment = try #require(try await sut.processor.charge(eur(5998), with: visa, idempotencyKey: uniqueCommandID()).approvedPayment)
+            let payment = try #require(
+                try await sut.processor.charge(eur(5998), with: visa, idempotencyKey: uniqueCommandID()).approvedPayment)
 
             try await sut.processor.refund(payment)
             try await sut.processor.refund(payment)

@@ -49,10 +49,11 @@ import Testing
 
         try await sut.refund(secondPayment)
 
-        #expect(await sut.charges == [
-            SandboxCharge(idempotencyKey: first, payment: firstPayment),
-            SandboxCharge(idempotencyKey: second, payment: secondPayment),
-        ])
+        #expect(
+            await sut.charges == [
+                SandboxCharge(idempotencyKey: first, payment: firstPayment),
+                SandboxCharge(idempotencyKey: second, payment: secondPayment),
+            ])
         #expect(await sut.refunds == [secondPayment])
     }
 

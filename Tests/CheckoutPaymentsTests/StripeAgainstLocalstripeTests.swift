@@ -15,7 +15,8 @@ import Testing
         try await Localstripe.withProcessor { sut, localstripe in
             let key = try uniqueCommandID()
 
-            let payment = try #require(try await sut.charge(eur(5998), with: PaymentToken("pm_card_visa"), idempotencyKey: key).approvedPayment)
+            let payment = try #require(
+                try await sut.charge(eur(5998), with: PaymentToken("pm_card_visa"), idempotencyKey: key).approvedPayment)
 
             #expect(payment.amount == (eur(5998)))
             let intent = try await localstripe.get("/v1/payment_intents/\(payment.id)")
@@ -31,7 +32,8 @@ import Testing
     /// which is what makes it a decline, answered at once.
     @Test func declinesACardThatFailsWhenChargedWithStripesCode() async throws {
         try await Localstripe.withProcessor { sut, _ in
-            let result = try await sut.charge(eur(5998), with: PaymentToken("pm_card_chargeCustomerFail"), idempotencyKey: uniqueCommandID())
+            let result = try await sut.charge(
+                eur(5998), with: PaymentToken("pm_card_chargeCustomerFail"), idempotencyKey: uniqueCommandID())
 
             #expect(result == .declined(DeclineCode("card_declined")))
         }
@@ -60,7 +62,8 @@ import Testing
 
     @Test func refundsAPaymentByItsID() async throws {
         try await Localstripe.withProcessor { sut, localstripe in
-            let payment = try #require(try await sut.charge(eur(4200), with: PaymentToken("pm_card_visa"), idempotencyKey: uniqueCommandID()).approvedPayment)
+            let payment = try #require(
+                try await sut.charge(eur(4200), with: PaymentToken("pm_card_visa"), idempotencyKey: uniqueCommandID()).approvedPayment)
 
             try await sut.refund(payment)
 
@@ -74,7 +77,8 @@ import Testing
     @Test func refundsTheChargeOfACommandByTheIdItSawApprovedWithoutSearching() async throws {
         try await Localstripe.withProcessor { sut, localstripe in
             let key = try uniqueCommandID()
-            let payment = try #require(try await sut.charge(eur(1250), with: PaymentToken("pm_card_visa"), idempotencyKey: key).approvedPayment)
+            let payment = try #require(
+                try await sut.charge(eur(1250), with: PaymentToken("pm_card_visa"), idempotencyKey: key).approvedPayment)
 
             let refunded = try await sut.refundCharge(madeWith: key)
 

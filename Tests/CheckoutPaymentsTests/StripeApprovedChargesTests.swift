@@ -1,7 +1,8 @@
-@testable import CheckoutPayments
 import CheckoutDomain
 import CheckoutTestSupport
 import Testing
+
+@testable import CheckoutPayments
 
 @Suite struct StripeApprovedChargesTests {
     private let start = ContinuousClock.now

@@ -129,7 +129,8 @@ import Testing
 
     @Test func chargesAPaymentMethodIDAsIs() async throws {
         try await TestStripe.withFakeStripe { sut, stripe in
-            let payment = try #require(try await sut.charge(eur(5998), with: PaymentToken("pm_card_visa"), idempotencyKey: uniqueCommandID()).approvedPayment)
+            let payment = try #require(
+                try await sut.charge(eur(5998), with: PaymentToken("pm_card_visa"), idempotencyKey: uniqueCommandID()).approvedPayment)
 
             #expect(stripe.ledger.paymentMethods.isEmpty)
             #expect(stripe.ledger.charges.map(\.paymentMethod) == ["pm_card_visa"])

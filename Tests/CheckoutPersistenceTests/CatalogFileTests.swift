@@ -5,28 +5,41 @@ import Testing
 
 @Suite struct CatalogFileTests {
     @Test func decodesEveryRowAsAProductPricedInMinorUnits() throws {
-        let products = try CatalogFile.decode(Data("""
-            [{"sku": "SKU-RED-M", "name": "T-shirt", "unitPrice": 1999, "currency": "EUR", "stock": 3, "active": true},
-             {"sku": "SKU-OLD", "name": "Old", "unitPrice": 0, "currency": "EUR", "stock": 0, "active": false}]
-            """.utf8))
+        let products = try CatalogFile.decode(
+            Data(
+                """
+                [{"sku": "SKU-RED-M", "name": "T-shirt", "unitPrice": 1999, "currency": "EUR", "stock": 3, "active": true},
+                 {"sku": "SKU-OLD", "name": "Old", "unitPrice": 0, "currency": "EUR", "stock": 0, "active": false}]
+                """.utf8))
 
-        #expect(products == [
-            Product(sku: try SKU("SKU-RED-M"), name: "T-shirt", price: Money(minorUnits: 1999, currency: try CurrencyCode("EUR")), stock: 3, isActive: true),
-            Product(sku: try SKU("SKU-OLD"), name: "Old", price: Money(minorUnits: 0, currency: try CurrencyCode("EUR")), stock: 0, isActive: false),
-        ])
+        #expect(
+            products == [
+                Product(
+                    sku: try SKU("SKU-RED-M"), name: "T-shirt", price: Money(minorUnits: 1999, currency: try CurrencyCode("EUR")), stock: 3,
+                    isActive: true),
+                Product(
+                    sku: try SKU("SKU-OLD"), name: "Old", price: Money(minorUnits: 0, currency: try CurrencyCode("EUR")), stock: 0,
+                    isActive: false),
+            ])
     }
 
     @Test(arguments: [
         (#"{"name": "T", "unitPrice": 1, "currency": "EUR", "stock": 1, "active": true}"#, "sku is missing"),
         (#"{"sku": "A", "name": "T", "unitPrice": "1", "currency": "EUR", "stock": 1, "active": true}"#, "unitPrice must be a number"),
-        (#"{"sku": "A", "name": "T", "unitPrice": 1.5, "currency": "EUR", "stock": 1, "active": true}"#, "unitPrice must be a whole number"),
+        (
+            #"{"sku": "A", "name": "T", "unitPrice": 1.5, "currency": "EUR", "stock": 1, "active": true}"#,
+            "unitPrice must be a whole number"
+        ),
         (#"{"sku": "A", "name": "T", "unitPrice": 1, "currency": "EUR", "stock": -1, "active": true}"#, "stock must be 0 or more"),
         (#"{"sku": "A", "name": "T", "unitPrice": -1, "currency": "EUR", "stock": 1, "active": true}"#, "unitPrice must be 0 or more"),
         (#"{"sku": "A", "name": "T", "unitPrice": 1, "currency": "eur", "stock": 1, "active": true}"#, "currency must be an ISO 4217 code"),
         (#"{"sku": "A B", "name": "T", "unitPrice": 1, "currency": "EUR", "stock": 1, "active": true}"#, "sku must be 1–64 characters"),
         (#"{"sku": "A", "name": " ", "unitPrice": 1, "currency": "EUR", "stock": 1, "active": true}"#, "name is empty"),
         (#"{"sku": "A", "name": "T", "unitPrice": 1, "currency": "EUR", "stock": 1, "active": "yes"}"#, "active must be true or false"),
-        (#"{"sku": "SKU-RED-M", "name": "T", "unitPrice": 1, "currency": "EUR", "stock": 1, "active": true}"#, "sku SKU-RED-M is already at row 0"),
+        (
+            #"{"sku": "SKU-RED-M", "name": "T", "unitPrice": 1, "currency": "EUR", "stock": 1, "active": true}"#,
+            "sku SKU-RED-M is already at row 0"
+        ),
         (#"42"#, "the row must be an object"),
     ])
     func rejectsABadRowNamingItsIndexAndWhatIsWrong(row: String, reason: String) throws {

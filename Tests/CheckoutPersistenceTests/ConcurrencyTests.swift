@@ -90,7 +90,8 @@ import Testing
             }
 
             #expect(results.filter { $0 == .recorded }.count == 1)
-            #expect(results.filter { $0 == .alreadyRecorded(RecordedOutcome(Fixtures.synced(cart), digest: nil)) }.count == Self.contenders - 1)
+            #expect(
+                results.filter { $0 == .alreadyRecorded(RecordedOutcome(Fixtures.synced(cart), digest: nil)) }.count == Self.contenders - 1)
         }
     }
 

@@ -1,8 +1,9 @@
-@testable import CheckoutPersistence
 import CheckoutDomain
 import Foundation
 import PostgresNIO
 import Testing
+
+@testable import CheckoutPersistence
 
 /// The limit on a PostgreSQL call: it ends a call that never answers, and costs nothing once a call has answered.
 @Suite struct DatabaseDeadlineTests {

@@ -1,9 +1,10 @@
-@testable import CheckoutPersistence
 import CheckoutDomain
 import Foundation
 import PostgresNIO
 import SQLiteNIO
 import Testing
+
+@testable import CheckoutPersistence
 
 /// Transient faults become `RetryableError(databaseUnavailable)` so the worker retries them; the rest do not.
 @Suite struct DatabaseErrorTests {
@@ -52,7 +53,8 @@ import Testing
 
     @Test func aSQLiteFileThatCannotBeOpenedIsPermanent() async throws {
         await #expect(throws: PersistenceError.self) {
-            try await CheckoutStore.open("sqlite:///nonexistent-directory-\(UUID().uuidString)/x.sqlite", poolSize: 1, logger: TestLogger.logger)
+            try await CheckoutStore.open(
+                "sqlite:///nonexistent-directory-\(UUID().uuidString)/x.sqlite", poolSize: 1, logger: TestLogger.logger)
         }
     }
 

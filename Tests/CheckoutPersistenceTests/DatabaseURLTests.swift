@@ -2,8 +2,10 @@ import CheckoutPersistence
 import Testing
 
 @Suite struct DatabaseURLTests {
-    @Test(arguments: ["mysql://localhost/db", "checkout.sqlite", "sqlite://", "sqlite://:memory:", "postgres://localhost/db", "postgres://user@/db",
-                      "postgres://user@host/", "postgres://user@host/db?sslmode=sometimes", "postgres://user@host/db?color=blue"])
+    @Test(arguments: [
+        "mysql://localhost/db", "checkout.sqlite", "sqlite://", "sqlite://:memory:", "postgres://localhost/db", "postgres://user@/db",
+        "postgres://user@host/", "postgres://user@host/db?sslmode=sometimes", "postgres://user@host/db?color=blue",
+    ])
     func aURLTheStoreCannotOpenIsAnErrorNamingTheVariableAndWhatItAccepts(url: String) async throws {
         let error = await #expect(throws: DatabaseURLError.self) {
             try await CheckoutStore.open(url, poolSize: 1, logger: TestLogger.logger)

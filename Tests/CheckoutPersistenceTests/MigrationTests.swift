@@ -68,7 +68,9 @@ import Testing
             let connection = try await TestPostgres.connect(schema: schema)
             var versions: [Int] = []
             do {
-                for try await version in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: TestLogger.logger).decode(Int.self) {
+                for try await version in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: TestLogger.logger).decode(
+                    Int.self)
+                {
                     versions.append(version)
                 }
                 try await connection.close()

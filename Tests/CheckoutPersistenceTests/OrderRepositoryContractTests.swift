@@ -9,7 +9,8 @@ import Testing
     @Test(arguments: TestDatabase.allCases)
     func storesTheOrderTakesTheStockChecksOutTheCartAndRecordsTheOutcome(database: TestDatabase) async throws {
         try await database.withStore { store in
-            let cart = try await Self.stock(store, cart: Fixtures.cart(lines: [Fixtures.line("SKU-A", quantity: 2), Fixtures.line("SKU-B")]))
+            let cart = try await Self.stock(
+                store, cart: Fixtures.cart(lines: [Fixtures.line("SKU-A", quantity: 2), Fixtures.line("SKU-B")]))
             let command = Fixtures.command()
             let order = Fixtures.order(for: cart, by: command)
 
@@ -17,19 +18,24 @@ import Testing
 
             #expect(result == .placed)
             #expect(try await store.orders(forCart: cart.id) == [order])
-            #expect(try await store.catalog.products([sku("SKU-A"), sku("SKU-B")]).mapValues(\.stock)
-                == [sku("SKU-A"): 3, sku("SKU-B"): 4])
+            #expect(
+                try await store.catalog.products([sku("SKU-A"), sku("SKU-B")]).mapValues(\.stock)
+                    == [sku("SKU-A"): 3, sku("SKU-B"): 4])
             #expect(try await store.carts.cart(cart.id)?.isCheckedOut == true)
-            #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: Fixtures.now, leaseUntil: Fixtures.now + 60) == .completed(.placed(order: order)))
+            #expect(
+                try await store.placeOrderCommands.claim(command, digest: nil, at: Fixtures.now, leaseUntil: Fixtures.now + 60)
+                    == .completed(.placed(order: order)))
         }
     }
 
     @Test(arguments: TestDatabase.allCases)
     func reportsEverySKUThatIsShortAndChangesNothing(database: TestDatabase) async throws {
         try await database.withStore { store in
-            let cart = try await Self.stock(store, cart: Fixtures.cart(lines: [
-                Fixtures.line("SKU-C", quantity: 6), Fixtures.line("SKU-A", quantity: 5), Fixtures.line("SKU-B", quantity: 9),
-            ]))
+            let cart = try await Self.stock(
+                store,
+                cart: Fixtures.cart(lines: [
+                    Fixtures.line("SKU-C", quantity: 6), Fixtures.line("SKU-A", quantity: 5), Fixtures.line("SKU-B", quantity: 9),
+                ]))
             let command = Fixtures.command()
             let order = Fixtures.order(for: cart, by: command)
 
@@ -73,9 +79,11 @@ import Testing
             let cart = try await Self.stock(store, cart: Fixtures.cart())
             let first = Fixtures.command()
             let second = Fixtures.command()
-            _ = try await store.orders.place(Fixtures.order(for: cart, by: first), fromCartVersion: 1, recording: Fixtures.placeRejected(), for: first)
+            _ = try await store.orders.place(
+                Fixtures.order(for: cart, by: first), fromCartVersion: 1, recording: Fixtures.placeRejected(), for: first)
 
-            let result = try await store.orders.place(Fixtures.order(for: cart, by: second), fromCartVersion: 1, recording: Fixtures.placeRejected(), for: second)
+            let result = try await store.orders.place(
+                Fixtures.order(for: cart, by: second), fromCartVersion: 1, recording: Fixtures.placeRejected(), for: second)
 
             #expect(result == .cartChanged)
             #expect(try await store.orders(forCart: cart.id).count == 1)
@@ -104,7 +112,8 @@ import Testing
     func aFailureHalfwayLeavesNoHalfWrittenOrder(database: TestDatabase) async throws {
         try await database.withStore { store in
             let firstCart = try await Self.stock(store, cart: Fixtures.cart(cartID("cart-1")))
-            let secondCart = try await Self.stock(store, cart: Fixtures.cart(cartID("cart-2"), lines: [Fixtures.line("SKU-B")]), importing: false)
+            let secondCart = try await Self.stock(
+                store, cart: Fixtures.cart(cartID("cart-2"), lines: [Fixtures.line("SKU-B")]), importing: false)
             let first = Fixtures.command()
             let second = Fixtures.command()
             let firstOrder = Fixtures.order(for: firstCart, by: first)

@@ -11,7 +11,8 @@ import Testing
         try await database.withStore { store in
             _ = try await store.importCatalog([Fixtures.product("SKU-LAST", price: 8999, stock: 1)])
             for customer in ["alice", "bob"] {
-                let cart = Fixtures.cart(cartID("cart-\(customer)"), lines: [Fixtures.line("SKU-LAST", price: 8999)], customer: customerID(customer))
+                let cart = Fixtures.cart(
+                    cartID("cart-\(customer)"), lines: [Fixtures.line("SKU-LAST", price: 8999)], customer: customerID(customer))
                 _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
             }
             let payments = PaymentProcessorSpy()
@@ -22,10 +23,11 @@ import Testing
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for customer in ["alice", "bob"] {
                     group.addTask {
-                        try await useCase.execute(PlaceOrderRequest(
-                            commandID: "order-\(customer)", cartID: "cart-\(customer)", customerID: customer,
-                            cartVersion: 1, expectedTotal: 8999, currency: "EUR", paymentToken: "tok_visa"
-                        ))
+                        try await useCase.execute(
+                            PlaceOrderRequest(
+                                commandID: "order-\(customer)", cartID: "cart-\(customer)", customerID: customer,
+                                cartVersion: 1, expectedTotal: 8999, currency: "EUR", paymentToken: "tok_visa"
+                            ))
                     }
                 }
                 try await group.waitForAll()

@@ -1,7 +1,8 @@
-@testable import CheckoutPersistence
 import CheckoutDomain
 import SQLKit
 import Testing
+
+@testable import CheckoutPersistence
 
 /// A PostgreSQL call the worker gave up on does not keep its connection: the pool serves the next
 /// call at once, and readiness asks through that same pool.
@@ -12,7 +13,8 @@ import Testing
                 Issue.record("the test URL is not a PostgreSQL URL")
                 return
             }
-            let engine = try PostgresEngine.start(location, poolSize: 1, logger: TestLogger.logger, statistics: DatabaseStatistics(), callLimit: .seconds(3))
+            let engine = try PostgresEngine.start(
+                location, poolSize: 1, logger: TestLogger.logger, statistics: DatabaseStatistics(), callLimit: .seconds(3))
             let executor = SQLExecutor(engine: engine)
             do {
                 let error = await #expect(throws: RetryableError.self) {

@@ -21,7 +21,9 @@ import Testing
             let command = Fixtures.command()
             _ = try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60)
 
-            #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now + 59, leaseUntil: now + 120) == .inProgress(until: now + 60))
+            #expect(
+                try await store.placeOrderCommands.claim(command, digest: nil, at: now + 59, leaseUntil: now + 120)
+                    == .inProgress(until: now + 60))
         }
     }
 
@@ -32,7 +34,9 @@ import Testing
             _ = try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60)
 
             #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now + 60, leaseUntil: now + 120) == .claimed)
-            #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now + 61, leaseUntil: now + 180) == .inProgress(until: now + 120))
+            #expect(
+                try await store.placeOrderCommands.claim(command, digest: nil, at: now + 61, leaseUntil: now + 180)
+                    == .inProgress(until: now + 120))
         }
     }
 
@@ -43,7 +47,9 @@ import Testing
             _ = try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60)
 
             #expect(try await store.placeOrderCommands.record(Fixtures.placeRejected(), for: command) == Fixtures.placeRejected())
-            #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now + 600, leaseUntil: now + 660) == .completed(Fixtures.placeRejected()))
+            #expect(
+                try await store.placeOrderCommands.claim(command, digest: nil, at: now + 600, leaseUntil: now + 660)
+                    == .completed(Fixtures.placeRejected()))
         }
     }
 
@@ -53,7 +59,9 @@ import Testing
             let command = Fixtures.command()
             _ = try await store.placeOrderCommands.record(Fixtures.placeRejected("first"), for: command)
 
-            #expect(try await store.placeOrderCommands.record(Fixtures.placeRejected("second"), for: command) == Fixtures.placeRejected("first"))
+            #expect(
+                try await store.placeOrderCommands.record(Fixtures.placeRejected("second"), for: command) == Fixtures.placeRejected("first")
+            )
         }
     }
 
@@ -78,7 +86,9 @@ import Testing
 
             try await store.placeOrderCommands.release(command)
 
-            #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60) == .completed(Fixtures.placeRejected()))
+            #expect(
+                try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60)
+                    == .completed(Fixtures.placeRejected()))
         }
     }
 
@@ -99,9 +109,15 @@ import Testing
             _ = try await store.placeOrderCommands.claim(command, digest: CommandDigest("aaa"), at: now, leaseUntil: now + 60)
             _ = try await store.placeOrderCommands.record(Fixtures.placeRejected(), for: command)
 
-            #expect(try await store.placeOrderCommands.claim(command, digest: CommandDigest("bbb"), at: now, leaseUntil: now + 60) == .conflicting)
-            #expect(try await store.placeOrderCommands.claim(command, digest: CommandDigest("aaa"), at: now, leaseUntil: now + 60) == .completed(Fixtures.placeRejected()))
-            #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60) == .completed(Fixtures.placeRejected()))
+            #expect(
+                try await store.placeOrderCommands.claim(command, digest: CommandDigest("bbb"), at: now, leaseUntil: now + 60)
+                    == .conflicting)
+            #expect(
+                try await store.placeOrderCommands.claim(command, digest: CommandDigest("aaa"), at: now, leaseUntil: now + 60)
+                    == .completed(Fixtures.placeRejected()))
+            #expect(
+                try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60)
+                    == .completed(Fixtures.placeRejected()))
         }
     }
 
@@ -112,12 +128,18 @@ import Testing
         try await database.withStore { store in
             let command = Fixtures.command()
             _ = try await store.placeOrderCommands.claim(command, digest: CommandDigest("aaa"), at: now, leaseUntil: now + 60)
-            #expect(try await store.placeOrderCommands.claim(command, digest: CommandDigest("bbb"), at: now + 1, leaseUntil: now + 61) == .conflicting)
+            #expect(
+                try await store.placeOrderCommands.claim(command, digest: CommandDigest("bbb"), at: now + 1, leaseUntil: now + 61)
+                    == .conflicting)
 
             try await store.placeOrderCommands.release(command)
 
-            #expect(try await store.placeOrderCommands.claim(command, digest: CommandDigest("bbb"), at: now + 2, leaseUntil: now + 62) == .conflicting)
-            #expect(try await store.placeOrderCommands.claim(command, digest: CommandDigest("aaa"), at: now + 3, leaseUntil: now + 63) == .claimed)
+            #expect(
+                try await store.placeOrderCommands.claim(command, digest: CommandDigest("bbb"), at: now + 2, leaseUntil: now + 62)
+                    == .conflicting)
+            #expect(
+                try await store.placeOrderCommands.claim(command, digest: CommandDigest("aaa"), at: now + 3, leaseUntil: now + 63)
+                    == .claimed)
         }
     }
 
@@ -126,13 +148,17 @@ import Testing
         try await withTwoWorkers(on: database) { gone, other in
             let command = Fixtures.command()
             _ = try await gone.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 600)
-            #expect(try await other.placeOrderCommands.claim(command, digest: nil, at: now + 1, leaseUntil: now + 601) == .inProgress(until: now + 600))
+            #expect(
+                try await other.placeOrderCommands.claim(command, digest: nil, at: now + 1, leaseUntil: now + 601)
+                    == .inProgress(until: now + 600))
 
             try await gone.retire()
 
             #expect(try await other.placeOrderCommands.claim(command, digest: nil, at: now + 2, leaseUntil: now + 602) == .claimed)
             try await gone.placeOrderCommands.release(command)
-            #expect(try await gone.placeOrderCommands.claim(command, digest: nil, at: now + 3, leaseUntil: now + 603) == .inProgress(until: now + 602))
+            #expect(
+                try await gone.placeOrderCommands.claim(command, digest: nil, at: now + 3, leaseUntil: now + 603)
+                    == .inProgress(until: now + 602))
         }
     }
 
@@ -173,7 +199,9 @@ import Testing
 
             try await new.renewLiveness(first: true)
 
-            #expect(try await new.placeOrderCommands.claim(command, digest: nil, at: now + 1, leaseUntil: now + 601) == .inProgress(until: now + 600))
+            #expect(
+                try await new.placeOrderCommands.claim(command, digest: nil, at: now + 1, leaseUntil: now + 601)
+                    == .inProgress(until: now + 600))
         }
     }
 

@@ -1,9 +1,10 @@
-@testable import CheckoutPersistence
 import Foundation
+import SQLKit
 import SQLiteKit
 import SQLiteNIO
-import SQLKit
 import Testing
+
+@testable import CheckoutPersistence
 
 /// The SQLite writer commits the writes of many callers in one transaction, and still answers each one
 /// with its own result, undoes only what its caller asked to undo, and tells all of them when the commit fails.
@@ -16,7 +17,8 @@ import Testing
                 for number in 0..<200 {
                     group.addTask {
                         let result = try await writer.write { database in
-                            let row = try await database.raw("INSERT INTO numbers (n) VALUES (\(bind: number)) RETURNING n * 2 AS doubled").first()
+                            let row = try await database.raw("INSERT INTO numbers (n) VALUES (\(bind: number)) RETURNING n * 2 AS doubled")
+                                .first()
                             return .commit(try #require(row).decode(column: "doubled", as: Int.self))
                         }
                         return (number, result)
@@ -32,27 +34,29 @@ import Testing
 
     @Test func aBodyThatThrowsOrRollsBackUndoesOnlyItselfWhileItsBatchMatesCommit() async throws {
         try await Self.withWriter { writer, path in
-            let results = try await Self.inOneBatch(of: writer, [
-                { database in
-                    try await Self.insert(1, on: database)
-                    return .commit("first")
-                },
-                { database in
-                    try await Self.insert(2, on: database)
-                    throw BodyFailure()
-                },
-                { database in
-                    try await Self.insert(3, on: database)
-                    return .rollback("changed its mind")
-                },
-                { database in
-                    // The same transaction as the first write, not yet committed: the proof that they are one batch.
-                    let seesFirst = try await database.raw("SELECT n FROM numbers WHERE n = 1").first() != nil
-                    let othersSeeFirst = try await Self.committedNumbers(path).contains(1)
-                    try await Self.insert(4, on: database)
-                    return .commit("sees the first: \(seesFirst), others see it: \(othersSeeFirst)")
-                },
-            ])
+            let results = try await Self.inOneBatch(
+                of: writer,
+                [
+                    { database in
+                        try await Self.insert(1, on: database)
+                        return .commit("first")
+                    },
+                    { database in
+                        try await Self.insert(2, on: database)
+                        throw BodyFailure()
+                    },
+                    { database in
+                        try await Self.insert(3, on: database)
+                        return .rollback("changed its mind")
+                    },
+                    { database in
+                        // The same transaction as the first write, not yet committed: the proof that they are one batch.
+                        let seesFirst = try await database.raw("SELECT n FROM numbers WHERE n = 1").first() != nil
+                        let othersSeeFirst = try await Self.committedNumbers(path).contains(1)
+                        try await Self.insert(4, on: database)
+                        return .commit("sees the first: \(seesFirst), others see it: \(othersSeeFirst)")
+                    },
+                ])
 
             #expect(try results[0].get() == "first")
             #expect(throws: BodyFailure()) { try results[1].get() }
@@ -64,21 +68,23 @@ import Testing
 
     @Test func aBatchWhoseCommitFailsGivesEveryCallerTheErrorAndKeepsNothing() async throws {
         try await Self.withWriter { writer, path in
-            let results = try await Self.inOneBatch(of: writer, [
-                { database in
-                    try await Self.insert(1, on: database)
-                    return .commit("first")
-                },
-                { database in
-                    // A deferred foreign key is checked at COMMIT: this orphan makes the batch's COMMIT fail.
-                    try await database.raw("INSERT INTO children (parent) VALUES (42)").run()
-                    return .commit("orphan")
-                },
-                { database in
-                    try await Self.insert(3, on: database)
-                    return .commit("third")
-                },
-            ])
+            let results = try await Self.inOneBatch(
+                of: writer,
+                [
+                    { database in
+                        try await Self.insert(1, on: database)
+                        return .commit("first")
+                    },
+                    { database in
+                        // A deferred foreign key is checked at COMMIT: this orphan makes the batch's COMMIT fail.
+                        try await database.raw("INSERT INTO children (parent) VALUES (42)").run()
+                        return .commit("orphan")
+                    },
+                    { database in
+                        try await Self.insert(3, on: database)
+                        return .commit("third")
+                    },
+                ])
 
             for result in results {
                 #expect(throws: SQLiteFailure.self) { try result.get() }
@@ -93,7 +99,8 @@ import Testing
         try await TestDatabase.sqlite.withFreshURL { url in
             let path = String(url.dropFirst("sqlite://".count))
             let engine = SQLiteEngine(path: path, readers: 1, logger: TestLogger.logger, statistics: DatabaseStatistics())
-            try await engine.transaction { database in .commit(try await database.raw("CREATE TABLE numbers (n BIGINT PRIMARY KEY)").run()) }
+            try await engine.transaction { database in .commit(try await database.raw("CREATE TABLE numbers (n BIGINT PRIMARY KEY)").run())
+            }
 
             await #expect(throws: SQLiteFailure.self) {
                 try await engine.read { try await Self.insert(1, on: $0) }
@@ -113,9 +120,11 @@ import Testing
                 try await writer.write { database in
                     try await database.raw("CREATE TABLE numbers (n BIGINT PRIMARY KEY)").run()
                     try await database.raw("CREATE TABLE parents (id BIGINT PRIMARY KEY)").run()
-                    try await database.raw("""
+                    try await database.raw(
+                        """
                         CREATE TABLE children (parent BIGINT NOT NULL REFERENCES parents (id) DEFERRABLE INITIALLY DEFERRED)
-                        """).run()
+                        """
+                    ).run()
                     return .commit(())
                 }
                 try await body(writer, path)

@@ -19,7 +19,8 @@ import Testing
     @Test(arguments: TestDatabase.allCases)
     func storesANewCartAtVersionOneAndReadsItBackUnchanged(database: TestDatabase) async throws {
         try await database.withStore { store in
-            let cart = Fixtures.cart(version: 1, lines: [Fixtures.line("SKU-A", quantity: 2), Fixtures.line("SKU-B", quantity: 1, price: 250)])
+            let cart = Fixtures.cart(
+                version: 1, lines: [Fixtures.line("SKU-A", quantity: 2), Fixtures.line("SKU-B", quantity: 1, price: 250)])
 
             let result = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
 

@@ -1,5 +1,5 @@
-public import Foundation
 public import CheckoutDomain
+public import Foundation
 
 /// A payment processor that answers as the test says, honours idempotency keys like a real one,
 /// and records every call.

@@ -19,7 +19,8 @@ struct ClusterFailoverTests {
         do {
             let run = ChaosRun(
                 title: "cluster: node 1 stopped under load (seed \(seed))", world: world,
-                knownLoss: "RabbitMQ 3.10.8: a quorum retry queue whose leader node stopped can drop or keep its expired messages instead of dead-lettering them back (docs/operations.md, Known limitations)"
+                knownLoss:
+                    "RabbitMQ 3.10.8: a quorum retry queue whose leader node stopped can drop or keep its expired messages instead of dead-lettering them back (docs/operations.md, Known limitations)"
             )
             try await run.perform { timeline in
                 try await timeline.wait(until: .seconds(6))

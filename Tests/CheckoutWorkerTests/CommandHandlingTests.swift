@@ -8,7 +8,8 @@ import Testing
     @Test func syncsACartAndPublishesCartSyncedWithEveryPropertyOfTheContract() async throws {
         try await withWorld { world in
             let traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
-            let id = try await world.send(.syncCart, Bodies.syncCart(), messageID: "cmd-sync-1", headers: ["traceparent": .string(traceparent)])!
+            let id = try await world.send(
+                .syncCart, Bodies.syncCart(), messageID: "cmd-sync-1", headers: ["traceparent": .string(traceparent)])!
 
             let event = try #require(try await world.events.wait { $0.properties.type == "cart.synced" }.first)
 

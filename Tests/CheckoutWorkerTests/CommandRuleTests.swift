@@ -16,15 +16,18 @@ import Testing
             let lines = (body["items"] as? [[String: Any]] ?? []).map { Line(sku: $0["sku"] as? String, quantity: $0["quantity"] as? Int) }
             #expect(Set(lines) == [Line(sku: "SKU-RED-M", quantity: 10), Line(sku: "SKU-LAST", quantity: 1)])
             let adjustments = (body["adjustments"] as? [[String: Any]] ?? []).map {
-                Adjustment(sku: $0["sku"] as? String, reason: $0["reason"] as? String, requested: $0["requested"] as? Int, applied: $0["applied"] as? Int)
+                Adjustment(
+                    sku: $0["sku"] as? String, reason: $0["reason"] as? String, requested: $0["requested"] as? Int,
+                    applied: $0["applied"] as? Int)
             }
-            #expect(Set(adjustments) == [
-                Adjustment(sku: "SKU-NOPE", reason: "unknown-sku", requested: 1, applied: 0),
-                Adjustment(sku: "SKU-GONE", reason: "inactive-sku", requested: 1, applied: 0),
-                Adjustment(sku: "SKU-LAST", reason: "clamped-to-stock", requested: 3, applied: 1),
-                Adjustment(sku: "SKU-RED-M", reason: "merged", requested: 100, applied: 99),
-                Adjustment(sku: "SKU-RED-M", reason: "clamped-to-stock", requested: 99, applied: 10),
-            ])
+            #expect(
+                Set(adjustments) == [
+                    Adjustment(sku: "SKU-NOPE", reason: "unknown-sku", requested: 1, applied: 0),
+                    Adjustment(sku: "SKU-GONE", reason: "inactive-sku", requested: 1, applied: 0),
+                    Adjustment(sku: "SKU-LAST", reason: "clamped-to-stock", requested: 3, applied: 1),
+                    Adjustment(sku: "SKU-RED-M", reason: "merged", requested: 100, applied: 99),
+                    Adjustment(sku: "SKU-RED-M", reason: "clamped-to-stock", requested: 99, applied: 10),
+                ])
             #expect(body["subtotal"] as? Int == 10 * 2999 + 500)
             try ContractSchemas.validate(synced)
         }
@@ -33,7 +36,8 @@ import Testing
     @Test func rejectsASyncOfAnotherCustomersCartAsForbidden() async throws {
         try await withWorld { world in
             _ = try await Self.result(of: .syncCart, Bodies.syncCart(), id: "sync-owner", in: world)
-            let rejected = try await Self.result(of: .syncCart, Bodies.syncCart(customer: "cust-8", baseVersion: 1), id: "sync-intruder", in: world)
+            let rejected = try await Self.result(
+                of: .syncCart, Bodies.syncCart(customer: "cust-8", baseVersion: 1), id: "sync-intruder", in: world)
 
             #expect(rejected.properties.type == "cart.sync-rejected")
             #expect(Bodies.json(rejected)["reason"] as? String == "forbidden")
@@ -75,10 +79,13 @@ import Testing
     @Test func theSecondOrderForTheLastUnitIsOutOfStockNamingTheSKU() async throws {
         try await withWorld { world in
             for cart in ["cart-a", "cart-b"] {
-                _ = try await Self.result(of: .syncCart, Bodies.syncCart(cart: cart, items: [("SKU-LAST", 1)]), id: "sync-\(cart)", in: world)
+                _ = try await Self.result(
+                    of: .syncCart, Bodies.syncCart(cart: cart, items: [("SKU-LAST", 1)]), id: "sync-\(cart)", in: world)
             }
-            let first = try await Self.result(of: .placeOrder, Bodies.placeOrder(cart: "cart-a", expectedTotal: 500), id: "order-a", in: world)
-            let second = try await Self.result(of: .placeOrder, Bodies.placeOrder(cart: "cart-b", expectedTotal: 500), id: "order-b", in: world)
+            let first = try await Self.result(
+                of: .placeOrder, Bodies.placeOrder(cart: "cart-a", expectedTotal: 500), id: "order-a", in: world)
+            let second = try await Self.result(
+                of: .placeOrder, Bodies.placeOrder(cart: "cart-b", expectedTotal: 500), id: "order-b", in: world)
 
             #expect(first.properties.type == "order.placed")
             #expect(second.properties.type == "order.rejected")

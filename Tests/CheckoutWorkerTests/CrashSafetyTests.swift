@@ -30,7 +30,9 @@ import Testing
     @Test func aWorkerKilledMidCommandHasItsCommandRedeliveredAndHandledOnce() async throws {
         // The charge is made at once and its answer held back: the worker waits on it when it is killed.
         let stripe = try await FakeStripeServer.start(options: FakeStripeOptions(slowAnswerDelay: .seconds(25)))
-        let payments = ["CHECKOUT_PAYMENT_PROCESSOR": "stripe", "CHECKOUT_STRIPE_API_KEY": stripe.apiKey, "CHECKOUT_STRIPE_BASE_URL": stripe.baseURL]
+        let payments = [
+            "CHECKOUT_PAYMENT_PROCESSOR": "stripe", "CHECKOUT_STRIPE_API_KEY": stripe.apiKey, "CHECKOUT_STRIPE_BASE_URL": stripe.baseURL,
+        ]
         do {
             try await withProcessWorld("dies-mid-command", database: .postgres) { world in
                 let load = OrderLoad(count: 4)
@@ -39,7 +41,16 @@ import Testing
                 try await world.send(.syncCart, [("sync-1", Bodies.syncCart(cart: "cart-1", customer: "cust-1", items: [("SKU-A", 1)]))])
                 try await world.events.wait { $0.properties.correlationID == "sync-1" }
 
-                try await world.send(.placeOrder, [("place-1", Bodies.placeOrder(cart: "cart-1", customer: "cust-1", cartVersion: 1, expectedTotal: 1000, token: FakeStripeToken.timeoutAfterCharge))])
+                try await world.send(
+                    .placeOrder,
+                    [
+                        (
+                            "place-1",
+                            Bodies.placeOrder(
+                                cart: "cart-1", customer: "cust-1", cartVersion: 1, expectedTotal: 1000,
+                                token: FakeStripeToken.timeoutAfterCharge)
+                        )
+                    ])
                 let deadline = ContinuousClock.now + .seconds(20)
                 while stripe.ledger.charges(forCommand: "place-1").isEmpty, ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(20))
@@ -53,7 +64,8 @@ import Testing
                 // The claim's lease is two minutes: only its dead worker's lapsed liveness lets the successor in sooner.
                 let second = try await world.startWorker(payments)
                 let restarted = ContinuousClock.now
-                let answer = try #require(try await world.events.wait(timeout: .seconds(30)) { $0.properties.correlationID == "place-1" }.first)
+                let answer = try #require(
+                    try await world.events.wait(timeout: .seconds(30)) { $0.properties.correlationID == "place-1" }.first)
                 print("takeover: the dead worker's command was answered \(ContinuousClock.now - restarted) after its successor was ready")
                 #expect(answer.properties.type == "order.placed", "\(Bodies.json(answer))")
                 second.terminate()

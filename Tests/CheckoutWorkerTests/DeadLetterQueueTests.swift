@@ -1,4 +1,3 @@
-@testable import checkout_worker
 import CheckoutDomain
 import CheckoutMessaging
 import CheckoutPersistence
@@ -6,6 +5,8 @@ import Foundation
 import RabbitMQ
 import SQLiteNIO
 import Testing
+
+@testable import checkout_worker
 
 /// The operator's dead-letter tools (`DeadLetterQueue`, under `checkout-worker dead-letters`) on the
 /// real broker, with dead letters made by a real worker.
@@ -24,7 +25,8 @@ import Testing
             let held = try await queue.list(limit: 2) { firstTwo.append($0.messageID) }
             #expect(held == 5)
             #expect(firstTwo == ["bad-json", nil])
-            #expect(try await queue.all().map(\.summary) == MixedDeadLetters.expected(in: world), "listing removes nothing and keeps the order")
+            #expect(
+                try await queue.all().map(\.summary) == MixedDeadLetters.expected(in: world), "listing removes nothing and keeps the order")
         }
     }
 
@@ -157,12 +159,15 @@ import Testing
             let importInProgress = try await SQLiteConnection.open(storage: .file(path: path))
             _ = try await importInProgress.query("BEGIN IMMEDIATE")
             try await world.send(.syncCart, Bodies.syncCart(cart: "cart-new", items: [("SKU-NEW", 2)]), messageID: "sync-new")
-            let unavailable = try #require(try await world.events.wait(timeout: .seconds(60)) { $0.properties.correlationID == "sync-new" }.first)
+            let unavailable = try #require(
+                try await world.events.wait(timeout: .seconds(60)) { $0.properties.correlationID == "sync-new" }.first)
             #expect(Bodies.json(unavailable)["reason"] as? String == "unavailable")
             try await queue.waitUntilItHolds(1)
             _ = try await importInProgress.query("ROLLBACK")
             try await importInProgress.close()
-            let newProduct = Product(sku: try SKU("SKU-NEW"), name: "New", price: Money(minorUnits: 1250, currency: try CurrencyCode("EUR")), stock: 5, isActive: true)
+            let newProduct = Product(
+                sku: try SKU("SKU-NEW"), name: "New", price: Money(minorUnits: 1250, currency: try CurrencyCode("EUR")), stock: 5,
+                isActive: true)
             _ = try await worker.worker.store.importCatalog([newProduct])
 
             var outcomes: [DeadLetterReplayOutcome] = []
@@ -193,7 +198,8 @@ import Testing
             let later = try #require(letters[1].deadLetteredAt).addingTimeInterval(125)
             let line = try DeadLetterJSONLine(letters[1], now: later).text()
             let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            #expect(Set(json.keys) == ["position", "messageId", "routingKey", "reason", "detail", "retryCount", "deadLetteredAt", "ageSeconds"])
+            #expect(
+                Set(json.keys) == ["position", "messageId", "routingKey", "reason", "detail", "retryCount", "deadLetteredAt", "ageSeconds"])
             #expect(json["position"] as? Int == 2)
             #expect(json["messageId"] is NSNull)
             #expect(json["reason"] as? String == "missing-message-id")

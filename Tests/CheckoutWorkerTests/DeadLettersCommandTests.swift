@@ -10,13 +10,15 @@ import Testing
         try await withVirtualHostWorld { world, _ in
             try await world.publishDeadLetter(.syncCart, Bodies.syncCart(cart: "cart-a"), messageID: "cli-a")
             try await world.publishDeadLetter(.placeOrder, "{not json", messageID: "cli-b", reason: "invalid-json", retryCount: 0)
-            try await world.publishDeadLetter(.syncCart, Bodies.syncCart(cart: "cart-c"), messageID: nil, reason: "missing-message-id", retryCount: 0)
+            try await world.publishDeadLetter(
+                .syncCart, Bodies.syncCart(cart: "cart-c"), messageID: nil, reason: "missing-message-id", retryCount: 0)
 
             let list = try await run(world, "list")
             #expect(await list.status == 0, "\(list.standardError)")
             #expect(list.outputLines.count == 5, "\(list.standardOutput)")
             #expect(list.outputLines[0].hasPrefix("POS"))
-            #expect(list.outputLines[1].hasPrefix("1 ") && list.outputLines[1].contains("cart.sync") && list.outputLines[1].contains("cli-a"))
+            #expect(
+                list.outputLines[1].hasPrefix("1 ") && list.outputLines[1].contains("cart.sync") && list.outputLines[1].contains("cli-a"))
             #expect(list.outputLines[2].contains("invalid-json"))
             #expect(list.outputLines[4] == "3 of the 3 dead letters in checkout.dead-letter")
 
@@ -65,11 +67,13 @@ import Testing
             for (index, id) in ids.enumerated() {
                 try await world.publishDeadLetter(.syncCart, Bodies.syncCart(cart: "cart-\(index)"), messageID: id)
                 if index % 100 == 50 {
-                    try await world.publishDeadLetter(.syncCart, Bodies.syncCart(cart: "cart-x\(index)"), messageID: nil, reason: "missing-message-id", retryCount: 0)
+                    try await world.publishDeadLetter(
+                        .syncCart, Bodies.syncCart(cart: "cart-x\(index)"), messageID: nil, reason: "missing-message-id", retryCount: 0)
                 }
             }
 
-            let killed = try ExecutableRun(ExecutableRun.checkoutWorker, ["dead-letters", "replay", "--all"], environment: environment(world))
+            let killed = try ExecutableRun(
+                ExecutableRun.checkoutWorker, ["dead-letters", "replay", "--all"], environment: environment(world))
             let deadline = ContinuousClock.now + .seconds(30)
             while killed.outputLines.filter({ $0.hasPrefix("replay ") }).count < count / 2, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(1))
@@ -85,7 +89,8 @@ import Testing
             #expect(Set(afterTheKill).count == afterTheKill.count)
             #expect(try await eventually { Set(afterTheKill).union(world.events.all.compactMap(\.properties.correlationID)) == Set(ids) })
 
-            let rerun = try await ExecutableRun.run(ExecutableRun.checkoutWorker, ["dead-letters", "replay", "--all"], environment: environment(world))
+            let rerun = try await ExecutableRun.run(
+                ExecutableRun.checkoutWorker, ["dead-letters", "replay", "--all"], environment: environment(world))
             #expect(await rerun.status == 0, "\(rerun.standardError)")
             #expect(rerun.outputLines.last?.hasSuffix("kept 3") == true, "\(rerun.outputLines.last ?? "")")
 

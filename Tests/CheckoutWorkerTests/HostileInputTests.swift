@@ -8,9 +8,12 @@ import Testing
 @Suite struct HostileInputTests {
     @Test func aTimestampAtTheEndOfItsRangeIsDeadLetteredAsItCameAndTheWorkerKeepsAnswering() async throws {
         try await withWorld { world in
-            let properties = AMQPProperties(contentType: "application/json", messageID: "ts-1", timestamp: AMQPTimestamp(secondsSince1970: .max))
-            try await world.client.publish(AMQPMessage(exchange: world.names.commandsExchange, routingKey: "cart.sync", properties: properties,
-                                                       body: Array("not json".utf8), mandatory: true))
+            let properties = AMQPProperties(
+                contentType: "application/json", messageID: "ts-1", timestamp: AMQPTimestamp(secondsSince1970: .max))
+            try await world.client.publish(
+                AMQPMessage(
+                    exchange: world.names.commandsExchange, routingKey: "cart.sync", properties: properties,
+                    body: Array("not json".utf8), mandatory: true))
 
             let dead = try #require(try await world.deadLetters.wait { $0.properties.messageID == "ts-1" }.first)
             #expect(dead.properties.timestamp == AMQPTimestamp(secondsSince1970: .max))
@@ -21,9 +24,12 @@ import Testing
 
     @Test func aCommandWithAnExtremeTimestampIsHandled() async throws {
         try await withWorld { world in
-            let properties = AMQPProperties(contentType: "application/json", messageID: "ts-2", timestamp: AMQPTimestamp(secondsSince1970: .max))
-            try await world.client.publish(AMQPMessage(exchange: world.names.commandsExchange, routingKey: "cart.sync", properties: properties,
-                                                       body: Array(Bodies.syncCart().utf8), mandatory: true))
+            let properties = AMQPProperties(
+                contentType: "application/json", messageID: "ts-2", timestamp: AMQPTimestamp(secondsSince1970: .max))
+            try await world.client.publish(
+                AMQPMessage(
+                    exchange: world.names.commandsExchange, routingKey: "cart.sync", properties: properties,
+                    body: Array(Bodies.syncCart().utf8), mandatory: true))
 
             let event = try #require(try await world.events.wait { $0.properties.correlationID == "ts-2" }.first)
             #expect(event.properties.type == "cart.synced")
@@ -76,11 +82,12 @@ import Testing
     @Test(arguments: ["sync-cart", "retry", "dead-letter"])
     func aReplyToNamingOneOfTheWorkersOwnQueuesIsDeadLetteredAndAnswersNothing(queue: String) async throws {
         try await withWorld { world in
-            let replyTo = switch queue {
-            case "sync-cart": world.names.syncCartQueue
-            case "retry": world.names.retryQueue(for: .placeOrder, retry: 0)
-            default: world.names.deadLetter
-            }
+            let replyTo =
+                switch queue {
+                case "sync-cart": world.names.syncCartQueue
+                case "retry": world.names.retryQueue(for: .placeOrder, retry: 0)
+                default: world.names.deadLetter
+                }
 
             try await world.send(.syncCart, Bodies.syncCart(), messageID: "reply-1", replyTo: replyTo)
 
@@ -96,8 +103,9 @@ import Testing
             try await world.send(.syncCart, Bodies.syncCart(customer: "cust-7", items: [("SKU-RED-M", 2)]), messageID: "dup-1")
             try await world.events.wait { $0.properties.correlationID == "dup-1" }
 
-            try await world.send(.syncCart, Bodies.syncCart(customer: "cust-8", items: [("SKU-BLUE-L", 1)]), messageID: "dup-1",
-                                 correlationID: "dup-1-again", replyTo: world.replyQueue)
+            try await world.send(
+                .syncCart, Bodies.syncCart(customer: "cust-8", items: [("SKU-BLUE-L", 1)]), messageID: "dup-1",
+                correlationID: "dup-1-again", replyTo: world.replyQueue)
 
             let reply = try #require(try await world.replies.wait { $0.properties.correlationID == "dup-1-again" }.first)
             #expect(reply.properties.type == "cart.sync-rejected")
@@ -105,7 +113,9 @@ import Testing
             #expect(body["reason"] as? String == "duplicate-message-id")
             #expect(body["items"] == nil && body["customerId"] == nil && body["version"] == nil)
 
-            try await world.send(.syncCart, Bodies.syncCart(customer: "cust-7", items: [("SKU-RED-M", 2)]), messageID: "dup-1", correlationID: "dup-1-resent")
+            try await world.send(
+                .syncCart, Bodies.syncCart(customer: "cust-7", items: [("SKU-RED-M", 2)]), messageID: "dup-1", correlationID: "dup-1-resent"
+            )
             let replayed = try #require(try await world.events.wait { $0.properties.correlationID == "dup-1-resent" }.first)
             #expect(replayed.properties.type == "cart.synced")
         }

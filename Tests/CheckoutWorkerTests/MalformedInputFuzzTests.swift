@@ -26,8 +26,9 @@ import Testing
                 try await world.sendRaw("cart.sync", body, messageID: id)
             }
 
-            let answered = Set(try await world.events.wait(for: good.count, timeout: .seconds(60)) { good.contains($0.properties.correlationID ?? "") }
-                .compactMap(\.properties.correlationID))
+            let answered = Set(
+                try await world.events.wait(for: good.count, timeout: .seconds(60)) { good.contains($0.properties.correlationID ?? "") }
+                    .compactMap(\.properties.correlationID))
             #expect(answered == Set(good))
             // A mutation may still be a readable command (then it is answered, maybe rejected); all others are dead letters.
             let deadOrAnswered = try await Self.waitUntilAccounted(bad.keys, world)
@@ -41,7 +42,8 @@ import Testing
     private static func waitUntilAccounted(_ ids: Dictionary<String, [UInt8]>.Keys, _ world: TestWorld) async throws -> Int {
         let deadline = ContinuousClock.now + .seconds(60)
         while true {
-            let seen = Set(world.deadLetters.all.compactMap(\.properties.messageID) + world.events.all.compactMap(\.properties.correlationID))
+            let seen = Set(
+                world.deadLetters.all.compactMap(\.properties.messageID) + world.events.all.compactMap(\.properties.correlationID))
             let accounted = ids.filter { seen.contains($0) }.count
             if accounted == ids.count || ContinuousClock.now > deadline { return accounted }
             try await Task.sleep(for: .milliseconds(50))
@@ -58,8 +60,12 @@ import Testing
                 copy[Int.random(in: 0..<copy.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
             }
             return copy
-        case 2: return Array(String(decoding: body, as: UTF8.self).replacingOccurrences(of: "\"baseVersion\":0", with: "\"baseVersion\":\"zero\"").utf8)
-        case 3: return Array(String(decoding: body, as: UTF8.self).replacingOccurrences(of: "\"items\":[", with: "\"items\":{\"x\":[").utf8) + Array("}".utf8)
+        case 2:
+            return Array(
+                String(decoding: body, as: UTF8.self).replacingOccurrences(of: "\"baseVersion\":0", with: "\"baseVersion\":\"zero\"").utf8)
+        case 3:
+            return Array(String(decoding: body, as: UTF8.self).replacingOccurrences(of: "\"items\":[", with: "\"items\":{\"x\":[").utf8)
+                + Array("}".utf8)
         case 4: return body + [0xC3, 0x28]
         case 5: return Array(String(decoding: body, as: UTF8.self).replacingOccurrences(of: "\"customerId\":\"cust-7\",", with: "").utf8)
         default: return Array(repeating: UInt8(ascii: "["), count: 256 * 1024 + Int.random(in: 1...100, using: &generator))

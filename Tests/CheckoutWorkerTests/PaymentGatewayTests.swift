@@ -14,7 +14,8 @@ import Testing
                 try await world.events.wait { $0.properties.correlationID == "sync-1" }
                 try await world.send(.placeOrder, Bodies.placeOrder(token: FakeStripeToken.timeoutAfterCharge), messageID: "order-slow")
 
-                let placed = try #require(try await world.events.wait(timeout: .seconds(20)) { $0.properties.correlationID == "order-slow" }.first)
+                let placed = try #require(
+                    try await world.events.wait(timeout: .seconds(20)) { $0.properties.correlationID == "order-slow" }.first)
                 #expect(placed.properties.type == "order.placed")
                 let charges = stripe.ledger.charges(forCommand: "order-slow")
                 #expect(charges.count == 1)
@@ -71,8 +72,9 @@ import Testing
             try await withWorld(Self.settings(stripe)) { world, worker in
                 try await world.send(.syncCart, Bodies.syncCart(), messageID: "sync-1")
                 try await world.events.wait { $0.properties.correlationID == "sync-1" }
-                try await world.send(.placeOrder, Bodies.placeOrder(token: FakeStripeToken.gateway500), messageID: "order-counted",
-                                     headers: [RetryHeaders.retryCount: .int64(2)])
+                try await world.send(
+                    .placeOrder, Bodies.placeOrder(token: FakeStripeToken.gateway500), messageID: "order-counted",
+                    headers: [RetryHeaders.retryCount: .int64(2)])
 
                 let dead = try #require(try await world.deadLetters.wait().first)
                 #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "retries-exhausted")
@@ -122,7 +124,9 @@ import Testing
     }
 
     /// Runs `body` with a fake Stripe server, and shuts it down whatever happens.
-    private func withStripe(_ options: FakeStripeOptions = FakeStripeOptions(), _ body: (FakeStripeServer) async throws -> Void) async throws {
+    private func withStripe(
+        _ options: FakeStripeOptions = FakeStripeOptions(), _ body: (FakeStripeServer) async throws -> Void
+    ) async throws {
         let stripe = try await FakeStripeServer.start(options: options)
         do {
             try await body(stripe)

@@ -34,7 +34,9 @@ import Testing
                 unaccounted = unaccounted.filter { !dead.contains($0) && !answered.contains(sent[$0]!) }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            #expect(unaccounted.isEmpty, "seed \(seed): \(unaccounted.count) messages neither answered nor dead-lettered: \(unaccounted.sorted().prefix(10))")
+            #expect(
+                unaccounted.isEmpty,
+                "seed \(seed): \(unaccounted.count) messages neither answered nor dead-lettered: \(unaccounted.sorted().prefix(10))")
             let reasons = Set(world.deadLetters.all.compactMap { $0.properties.headers?[RetryHeaders.errorReason]?.stringValue })
             #expect(reasons.isSuperset(of: ["headers-too-deep", "invalid-reply-to", "invalid-json"]), "seed \(seed): \(reasons)")
 
@@ -56,7 +58,9 @@ private struct MessageFuzz {
     let names: MessagingConfiguration
 
     mutating func message(messageID: String, cart: String, exchange: String) -> AMQPMessage {
-        let replyQueues = [names.syncCartQueue, names.deadLetter, names.retryQueue(for: .syncCart, retry: 0), "", "nobody-listens-\(messageID)"]
+        let replyQueues = [
+            names.syncCartQueue, names.deadLetter, names.retryQueue(for: .syncCart, retry: 0), "", "nobody-listens-\(messageID)",
+        ]
         let properties = AMQPProperties(
             contentType: pick(["application/json", "application/json; charset=utf-8", nil]),
             contentEncoding: maybe { $0.shortString() },
@@ -86,7 +90,8 @@ private struct MessageFuzz {
     private mutating func headers() -> AMQPFieldTable {
         var table: AMQPFieldTable = [:]
         for _ in 0..<Int.random(in: 0...8, using: &generator) {
-            table[pick(["x-retry-count", "x-original-routing-key", "traceparent", "tracestate", "x-error-reason", shortString()])] = value(depth: 0)
+            table[pick(["x-retry-count", "x-original-routing-key", "traceparent", "tracestate", "x-error-reason", shortString()])] = value(
+                depth: 0)
         }
         if Bool.random(using: &generator) {
             var deep = value(depth: 0)
@@ -112,7 +117,12 @@ private struct MessageFuzz {
         case 9: .float(pick([-.greatestFiniteMagnitude, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude]))
         case 10: .double(pick([-.greatestFiniteMagnitude, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude]))
         case 11: .decimal(scale: pick([0, 255]), value: pick([0, .max]))
-        case 12: .string(pick(["", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "line\nbreak\u{1B}[31m", String(repeating: "é", count: 2000)]))
+        case 12:
+            .string(
+                pick([
+                    "", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "line\nbreak\u{1B}[31m",
+                    String(repeating: "é", count: 2000),
+                ]))
         case 13: .bytes(pick([[], [0xFF, 0xFE, 0x00], Array(repeating: 0x41, count: 4096)]))
         case 14: .timestamp(AMQPTimestamp(secondsSince1970: pick([0, UInt64.max])))
         case 15: .table(["a": value(depth: depth + 1), "b": value(depth: depth + 1)])

@@ -10,9 +10,11 @@ import Testing
             try Data(Bodies.syncCart(cart: "cart-file").utf8).write(to: file)
             defer { try? FileManager.default.removeItem(at: file) }
 
-            let run = try await ExecutableRun.run(ExecutableRun.checkoutWorker, [
-                "send", "sync-cart", "--json", "@\(file.path)", "--wait", "--timeout", "20s",
-            ], environment: ["CHECKOUT_AMQP_URL": world.brokerURL, "CHECKOUT_LOG_LEVEL": "warning"])
+            let run = try await ExecutableRun.run(
+                ExecutableRun.checkoutWorker,
+                [
+                    "send", "sync-cart", "--json", "@\(file.path)", "--wait", "--timeout", "20s",
+                ], environment: ["CHECKOUT_AMQP_URL": world.brokerURL, "CHECKOUT_LOG_LEVEL": "warning"])
 
             #expect(await run.status == 0, "\(run.standardError)")
             #expect(run.standardOutput.contains("cart.synced"), "\(run.standardOutput)")
@@ -22,12 +24,15 @@ import Testing
 
     @Test func sendsWhateverTheSettingsOnlyTheWorkerUsesSay() async throws {
         try await withVirtualHostWorld { world, _ in
-            let run = try await ExecutableRun.run(ExecutableRun.checkoutWorker, [
-                "send", "sync-cart", "--json", Bodies.syncCart(cart: "cart-env"), "--wait", "--timeout", "20s",
-            ], environment: [
-                "CHECKOUT_AMQP_URL": world.brokerURL, "CHECKOUT_PAYMENT_PROCESSOR": "stripe", "CHECKOUT_STRIPE_TIMEOUT": "soon",
-                "CHECKOUT_DATABASE_URL": "mysql://db", "CHECKOUT_PREFETCH": "lots", "CHECKOUT_LOG_FORMAT": "xml",
-            ])
+            let run = try await ExecutableRun.run(
+                ExecutableRun.checkoutWorker,
+                [
+                    "send", "sync-cart", "--json", Bodies.syncCart(cart: "cart-env"), "--wait", "--timeout", "20s",
+                ],
+                environment: [
+                    "CHECKOUT_AMQP_URL": world.brokerURL, "CHECKOUT_PAYMENT_PROCESSOR": "stripe", "CHECKOUT_STRIPE_TIMEOUT": "soon",
+                    "CHECKOUT_DATABASE_URL": "mysql://db", "CHECKOUT_PREFETCH": "lots", "CHECKOUT_LOG_FORMAT": "xml",
+                ])
 
             #expect(await run.status == 0, "\(run.standardError)")
             #expect(run.standardOutput.contains("cart.synced"), "\(run.standardOutput)")
@@ -35,8 +40,9 @@ import Testing
     }
 
     @Test func refusesAFileThatIsNotThere() async throws {
-        let missing = try await ExecutableRun.run(ExecutableRun.checkoutWorker, ["send", "sync-cart", "--json", "@/nonexistent/body.json"],
-                                                  environment: ["CHECKOUT_AMQP_URL": "amqp://guest:guest@127.0.0.1:1/%2F"])
+        let missing = try await ExecutableRun.run(
+            ExecutableRun.checkoutWorker, ["send", "sync-cart", "--json", "@/nonexistent/body.json"],
+            environment: ["CHECKOUT_AMQP_URL": "amqp://guest:guest@127.0.0.1:1/%2F"])
 
         #expect(await missing.status != 0)
         #expect(missing.standardError.contains("/nonexistent/body.json"), "\(missing.standardError)")

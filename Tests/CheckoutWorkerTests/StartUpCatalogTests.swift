@@ -1,14 +1,16 @@
-@testable import checkout_worker
 import CheckoutMessaging
 import Configuration
 import Foundation
 import RabbitMQ
 import Testing
 
+@testable import checkout_worker
+
 /// `CHECKOUT_CATALOG_FILE`: a worker in a process of its own, on `memory://`, sells the file's products.
 @Suite struct StartUpCatalogTests {
     @Test func aWorkerOnMemoryPricesCartsFromTheCatalogFileItImportedAtStartUp() async throws {
-        let file = try Self.write(#"[{"sku":"SKU-FROM-FILE","name":"From the file","unitPrice":1234,"currency":"EUR","stock":7,"active":true}]"#)
+        let file = try Self.write(
+            #"[{"sku":"SKU-FROM-FILE","name":"From the file","unitPrice":1234,"currency":"EUR","stock":7,"active":true}]"#)
         defer { try? FileManager.default.removeItem(atPath: file) }
 
         try await withWorld(["CHECKOUT_CATALOG_FILE": file]) { world in
@@ -23,7 +25,9 @@ import Testing
     }
 
     @Test func aBadRowInTheCatalogFileStopsStartUpNamingTheSettingAndTheRow() async throws {
-        let file = try Self.write(#"[{"sku":"SKU-OK","name":"Fine","unitPrice":100,"currency":"EUR","stock":1,"active":true},{"sku":"SKU-BAD","name":"Bad","unitPrice":-5,"currency":"EUR","stock":1,"active":true}]"#)
+        let file = try Self.write(
+            #"[{"sku":"SKU-OK","name":"Fine","unitPrice":100,"currency":"EUR","stock":1,"active":true},{"sku":"SKU-BAD","name":"Bad","unitPrice":-5,"currency":"EUR","stock":1,"active":true}]"#
+        )
         defer { try? FileManager.default.removeItem(atPath: file) }
         let world = try await TestWorld()
 

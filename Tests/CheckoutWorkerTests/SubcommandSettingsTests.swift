@@ -1,14 +1,17 @@
-@testable import checkout_worker
 import ArgumentParser
 import Foundation
 import Testing
+
+@testable import checkout_worker
 
 /// Each sub-command lists, reads and checks only the settings it uses: a bad value of another one
 /// (a Stripe setting for `send`) does not stop it.
 @Suite struct SubcommandSettingsTests {
     static let broker = ["CHECKOUT_AMQP_URL", "CHECKOUT_AMQP_CA_FILE", "CHECKOUT_AMQP_CERT_FILE", "CHECKOUT_AMQP_KEY_FILE"]
     static let database = ["CHECKOUT_DATABASE_URL"]
-    static let payments = ["CHECKOUT_PAYMENT_PROCESSOR", "CHECKOUT_STRIPE_BASE_URL", "CHECKOUT_STRIPE_TIMEOUT", "CHECKOUT_STRIPE_SEARCH_LAG"]
+    static let payments = [
+        "CHECKOUT_PAYMENT_PROCESSOR", "CHECKOUT_STRIPE_BASE_URL", "CHECKOUT_STRIPE_TIMEOUT", "CHECKOUT_STRIPE_SEARCH_LAG",
+    ]
     static let worker = [
         "CHECKOUT_DATABASE_POOL_SIZE", "CHECKOUT_CATALOG_FILE", "CHECKOUT_PREFETCH", "CHECKOUT_CONCURRENCY", "CHECKOUT_QUEUE_TYPE",
         "CHECKOUT_RETRY_DELAYS", "CHECKOUT_HTTP_PORT", "CHECKOUT_LOG_LEVEL", "CHECKOUT_LOG_FORMAT", "CHECKOUT_SHUTDOWN_GRACE_PERIOD",
@@ -44,20 +47,24 @@ import Testing
         let catalog = directory.appendingPathComponent("catalog.json")
         try Data(#"[{"sku":"SKU-A","name":"A","unitPrice":100,"currency":"EUR","stock":1,"active":true}]"#.utf8).write(to: catalog)
 
-        let run = try await ExecutableRun.run(ExecutableRun.checkoutWorker, ["catalog", "import", catalog.path], environment: [
-            "CHECKOUT_DATABASE_URL": "sqlite://\(directory.appendingPathComponent("shop.sqlite").path)",
-            "CHECKOUT_AMQP_URL": "http://not-a-broker", "CHECKOUT_PAYMENT_PROCESSOR": "stripe", "CHECKOUT_STRIPE_TIMEOUT": "soon",
-            "CHECKOUT_PREFETCH": "lots",
-        ])
+        let run = try await ExecutableRun.run(
+            ExecutableRun.checkoutWorker, ["catalog", "import", catalog.path],
+            environment: [
+                "CHECKOUT_DATABASE_URL": "sqlite://\(directory.appendingPathComponent("shop.sqlite").path)",
+                "CHECKOUT_AMQP_URL": "http://not-a-broker", "CHECKOUT_PAYMENT_PROCESSOR": "stripe", "CHECKOUT_STRIPE_TIMEOUT": "soon",
+                "CHECKOUT_PREFETCH": "lots",
+            ])
 
         #expect(await run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.contains("imported 1 products"), "\(run.standardOutput)")
     }
 
     @Test func aSettingTheSubcommandUsesIsStillChecked() async throws {
-        let run = try await ExecutableRun.run(ExecutableRun.checkoutWorker, ["catalog", "import", "/nonexistent/catalog.json"], environment: [
-            "CHECKOUT_DATABASE_URL": "mysql://db",
-        ])
+        let run = try await ExecutableRun.run(
+            ExecutableRun.checkoutWorker, ["catalog", "import", "/nonexistent/catalog.json"],
+            environment: [
+                "CHECKOUT_DATABASE_URL": "mysql://db"
+            ])
 
         #expect(await run.status == 78)
         #expect(run.standardError.contains("CHECKOUT_DATABASE_URL: 'mysql://db' is not valid"), "\(run.standardError)")

@@ -29,8 +29,10 @@ import Testing
                     headers: ["traceparent": .string("00-\(Self.traceID)-00f067aa0ba902b7-01"), "tracestate": "vendor=abc"],
                     messageID: "traced-1"
                 )
-                try await world.client.publish(AMQPMessage(exchange: "checkout.commands", routingKey: "cart.sync", properties: properties,
-                                                           body: Array(Bodies.syncCart().utf8), mandatory: true))
+                try await world.client.publish(
+                    AMQPMessage(
+                        exchange: "checkout.commands", routingKey: "cart.sync", properties: properties,
+                        body: Array(Bodies.syncCart().utf8), mandatory: true))
 
                 let event = try #require(try await world.events.wait { $0.properties.correlationID == "traced-1" }.first)
                 let traceparent = try #require(event.properties.headers?["traceparent"]?.stringValue)
@@ -46,7 +48,9 @@ import Testing
                 }
                 #expect(exported.contains("cart.sync process") && exported.contains(published), "exported: \(exported.prefix(2000))")
                 // swift-otel writes ids in base64, as protobuf's JSON mapping does; OTLP's JSON asks for hex.
-                #expect(exported.contains("\"traceId\":\"\(Self.base64(hex: Self.traceID))\""), "spans not in the client's trace: \(exported.prefix(2000))")
+                #expect(
+                    exported.contains("\"traceId\":\"\(Self.base64(hex: Self.traceID))\""),
+                    "spans not in the client's trace: \(exported.prefix(2000))")
                 #expect(exported.contains("\"traceState\":\"vendor=abc\""))
                 #expect(exported.contains("messaging.system") && exported.contains("rabbitmq"))
 

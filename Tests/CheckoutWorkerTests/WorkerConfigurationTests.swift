@@ -1,4 +1,3 @@
-@testable import checkout_worker
 import ArgumentParser
 import CheckoutMessaging
 import CheckoutOperations
@@ -7,6 +6,8 @@ import Configuration
 import Logging
 import RabbitMQ
 import Testing
+
+@testable import checkout_worker
 
 /// The settings of CONTRACT.md's operating table: their defaults, and the one line a bad value stops with.
 @Suite struct WorkerConfigurationTests {
@@ -59,13 +60,17 @@ import Testing
             try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_PAYMENT_PROCESSOR": "stripe"]))
         } throws: { "\($0)".hasPrefix("CHECKOUT_STRIPE_API_KEY:") }
         #expect {
-            try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_PAYMENT_PROCESSOR": "stripe", "CHECKOUT_STRIPE_API_KEY": "sk_test_1", "CHECKOUT_STRIPE_TIMEOUT": "0s"]))
+            try WorkerConfiguration(
+                reading: TestWorld.reader([
+                    "CHECKOUT_PAYMENT_PROCESSOR": "stripe", "CHECKOUT_STRIPE_API_KEY": "sk_test_1", "CHECKOUT_STRIPE_TIMEOUT": "0s",
+                ]))
         } throws: { "\($0)".hasPrefix("CHECKOUT_STRIPE_TIMEOUT: '0s'") }
 
-        let configuration = try WorkerConfiguration(reading: TestWorld.reader([
-            "CHECKOUT_PAYMENT_PROCESSOR": "stripe", "CHECKOUT_STRIPE_API_KEY": "sk_test_secret",
-            "CHECKOUT_STRIPE_BASE_URL": "http://127.0.0.1:9999", "CHECKOUT_STRIPE_TIMEOUT": "1500ms",
-        ]))
+        let configuration = try WorkerConfiguration(
+            reading: TestWorld.reader([
+                "CHECKOUT_PAYMENT_PROCESSOR": "stripe", "CHECKOUT_STRIPE_API_KEY": "sk_test_secret",
+                "CHECKOUT_STRIPE_BASE_URL": "http://127.0.0.1:9999", "CHECKOUT_STRIPE_TIMEOUT": "1500ms",
+            ]))
         guard case .stripe(let stripe) = configuration.paymentProcessor else {
             Issue.record("CHECKOUT_PAYMENT_PROCESSOR=stripe gave \(configuration.paymentProcessor)")
             return
@@ -91,7 +96,9 @@ import Testing
 
     @Test func aFlagWinsOverItsEnvironmentVariable() throws {
         let run = try RunSubcommand.parse(["--prefetch", "300", "--queue-type", "quorum"])
-        let reader = ConfigReader(flags: [run.broker, run.database, run.payments, run.worker], environment: ["CHECKOUT_PREFETCH": "10", "CHECKOUT_CONCURRENCY": "3"])
+        let reader = ConfigReader(
+            flags: [run.broker, run.database, run.payments, run.worker],
+            environment: ["CHECKOUT_PREFETCH": "10", "CHECKOUT_CONCURRENCY": "3"])
         let configuration = try WorkerConfiguration(reading: reader)
 
         #expect(configuration.messaging.prefetch == 300)

@@ -1,10 +1,11 @@
-@testable import checkout_worker
 import CheckoutMessaging
 import CheckoutOperations
 import Foundation
 import Prometheus
 import RabbitMQ
 import Testing
+
+@testable import checkout_worker
 
 /// What `/metrics` tells an autoscaler and an on-call person: every metric explained, how long commands
 /// waited in the broker, the broker connection and the build.
@@ -13,8 +14,10 @@ import Testing
         try await withWorld { world, worker in
             let sentAt = AMQPTimestamp(Date().addingTimeInterval(-3))
             let timed = AMQPProperties(contentType: "application/json", messageID: "timed-1", timestamp: sentAt)
-            try await world.client.publish(AMQPMessage(exchange: world.names.commandsExchange, routingKey: "cart.sync", properties: timed,
-                                                       body: Array(Bodies.syncCart(cart: "cart-timed").utf8), mandatory: true))
+            try await world.client.publish(
+                AMQPMessage(
+                    exchange: world.names.commandsExchange, routingKey: "cart.sync", properties: timed,
+                    body: Array(Bodies.syncCart(cart: "cart-timed").utf8), mandatory: true))
             try await world.send(.syncCart, Bodies.syncCart(cart: "cart-untimed"), messageID: "untimed-1")
             try await world.events.wait(for: 2) { ["timed-1", "untimed-1"].contains($0.properties.correlationID ?? "") }
 
@@ -58,7 +61,8 @@ import Testing
             let deadline = ContinuousClock.now + .seconds(10)
             repeat {
                 try await Task.sleep(for: .milliseconds(200))
-                roundTrips = value(of: "checkout_database_round_trips_total", [], in: worker.metrics.registry.emitToString().split(separator: "\n"))
+                roundTrips = value(
+                    of: "checkout_database_round_trips_total", [], in: worker.metrics.registry.emitToString().split(separator: "\n"))
             } while roundTrips == nil && ContinuousClock.now < deadline
 
             #expect((roundTrips ?? 0) > 0)

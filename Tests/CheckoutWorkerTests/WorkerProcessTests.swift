@@ -1,8 +1,9 @@
-@testable import checkout_worker
 import CheckoutMessaging
 import Foundation
 import RabbitMQ
 import Testing
+
+@testable import checkout_worker
 
 /// The real executable as an operator runs it: started as a process, probed over HTTP, stopped with
 /// signals, given bad settings. Each test has a vhost and a database of its own and signals only
@@ -20,7 +21,9 @@ import Testing
             try await world.send(.syncCart, [("sync-1", Bodies.syncCart(cart: "cart-1", customer: "cust-1", items: [("SKU-A", 1)]))])
             let synced = try await world.events.wait { $0.properties.correlationID == "sync-1" }
             #expect(synced.first?.properties.type == "cart.synced")
-            let metrics = try await poll(worker, "/metrics") { $0.body.contains(#"checkout_commands_completed_total{command="cart.sync",result="acked"} 1"#) }.body
+            let metrics = try await poll(worker, "/metrics") {
+                $0.body.contains(#"checkout_commands_completed_total{command="cart.sync",result="acked"} 1"#)
+            }.body
             #expect(metrics.contains(#"checkout_commands_received_total{command="cart.sync"} 1"#))
             #expect(metrics.contains(#"checkout_publish_confirm_seconds_count{event="cart.synced"} 1"#))
             #expect(metrics.contains("checkout_broker_reconnects_total 0"))
@@ -88,7 +91,10 @@ import Testing
     @Test(arguments: [
         ("CHECKOUT_PREFETCH", "abc", "checkout-worker: CHECKOUT_PREFETCH: 'abc' is not valid; expected a whole number from 1 to 65535"),
         ("CHECKOUT_QUEUE_TYPE", "x", "checkout-worker: CHECKOUT_QUEUE_TYPE: 'x' is not valid; expected classic or quorum"),
-        ("CHECKOUT_CLAIM_LEASE", "500ms", "checkout-worker: CHECKOUT_CLAIM_LEASE: '500ms' is not valid; expected a duration from 1s to 24h, such as 2m"),
+        (
+            "CHECKOUT_CLAIM_LEASE", "500ms",
+            "checkout-worker: CHECKOUT_CLAIM_LEASE: '500ms' is not valid; expected a duration from 1s to 24h, such as 2m"
+        ),
     ])
     func aBadSettingStopsStartUpWithOneLineNamingIt(variable: String, value: String, line: String) async throws {
         let worker = try WorkerProcess(["run"], environment: [variable: value])
@@ -117,7 +123,9 @@ import Testing
             let answer = try await worker.get(path)
             if condition(answer) { return answer }
             guard ContinuousClock.now < deadline else {
-                Issue.record("GET \(path) still answers \(answer.status) after \(timeout): \(answer.body.prefix(2000))", sourceLocation: sourceLocation)
+                Issue.record(
+                    "GET \(path) still answers \(answer.status) after \(timeout): \(answer.body.prefix(2000))",
+                    sourceLocation: sourceLocation)
                 throw CancellationError()
             }
             try await Task.sleep(for: .milliseconds(100))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import JSONWriting
 
 @Suite struct JSONWriterTests {
@@ -24,8 +25,9 @@ import Testing
         json.integer(Int64(-1_250))
         json.endObject()
 
-        #expect(String(decoding: json.bytes, as: UTF8.self)
-            == #"{"lines":[{"quantity":1,"gift":false},{"quantity":2,"gift":true}],"empty":[],"total":-1250}"#)
+        #expect(
+            String(decoding: json.bytes, as: UTF8.self)
+                == #"{"lines":[{"quantity":1,"gift":false},{"quantity":2,"gift":true}],"empty":[],"total":-1250}"#)
     }
 
     @Test(arguments: [
@@ -51,8 +53,8 @@ import Testing
         var instants: [Date] = [
             Date(timeIntervalSince1970: 0),
             Date(timeIntervalSince1970: 1_767_323_045.6781),
-            Date(timeIntervalSince1970: 951_782_400.0004),        // 2000-02-29
-            Date(timeIntervalSince1970: 4_107_542_399.9994),      // 2100-02-28T23:59:59.999
+            Date(timeIntervalSince1970: 951_782_400.0004),  // 2000-02-29
+            Date(timeIntervalSince1970: 4_107_542_399.9994),  // 2100-02-28T23:59:59.999
             Date(timeIntervalSince1970: -1.4996),
         ]
         for _ in 0..<2_000 {

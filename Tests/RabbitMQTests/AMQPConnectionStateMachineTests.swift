@@ -1,5 +1,6 @@
-@testable import RabbitMQ
 import Testing
+
+@testable import RabbitMQ
 
 /// The connection's life without a broker: the machine is generic over the connection, here an Int.
 @Suite struct AMQPConnectionStateMachineTests {

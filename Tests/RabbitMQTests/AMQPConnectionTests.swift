@@ -49,8 +49,10 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<count {
                 group.addTask {
-                    try await connection.publish(AMQPMessage(exchange: "", routingKey: queue,
-                                                             properties: AMQPProperties(messageID: "m\(index)"), body: [UInt8(index % 256)]))
+                    try await connection.publish(
+                        AMQPMessage(
+                            exchange: "", routingKey: queue,
+                            properties: AMQPProperties(messageID: "m\(index)"), body: [UInt8(index % 256)]))
                 }
             }
             try await group.waitForAll()
@@ -191,10 +193,11 @@ import Testing
 
         // Back in the queue while the connection stays open, not held until the channel or connection closes.
         var purged = 0
-        #expect(try await eventually {
-            purged += try await connection.purgeQueue(queue)
-            return purged == 5
-        })
+        #expect(
+            try await eventually {
+                purged += try await connection.purgeQueue(queue)
+                return purged == 5
+            })
         #expect(connection.statistics.reconnects == 0)
     }
 
@@ -259,7 +262,8 @@ import Testing
     }
 
     @Test func theNextClusterNodeIsTriedWhenOneIsDown() async throws {
-        let connection = try await TestBroker.connect(try TestBroker.configuration(urls: "amqp://guest:guest@127.0.0.1:1/%2F,\(TestBroker.url)"))
+        let connection = try await TestBroker.connect(
+            try TestBroker.configuration(urls: "amqp://guest:guest@127.0.0.1:1/%2F,\(TestBroker.url)"))
         #expect(connection.isConnected)
         await connection.close()
 

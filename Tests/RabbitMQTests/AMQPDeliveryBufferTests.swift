@@ -1,6 +1,7 @@
-@testable import RabbitMQ
 import Synchronization
 import Testing
+
+@testable import RabbitMQ
 
 @Suite struct AMQPDeliveryBufferTests {
     /// Records what deliveries were settled as, in place of a connection.
@@ -12,8 +13,10 @@ import Testing
     }
 
     private static func delivery(_ tag: UInt64, settler: any AMQPDeliverySettling = SettlementSpy()) -> AMQPDelivery {
-        AMQPDelivery(exchange: "", routingKey: "q", properties: AMQPProperties(), body: [UInt8(tag)], bodySize: 1, headersTruncated: false, redelivered: false,
-                     deliveryTag: tag, consumerID: 1, channelGeneration: 1, settler: settler)
+        AMQPDelivery(
+            exchange: "", routingKey: "q", properties: AMQPProperties(), body: [UInt8(tag)], bodySize: 1, headersTruncated: false,
+            redelivered: false,
+            deliveryTag: tag, consumerID: 1, channelGeneration: 1, settler: settler)
     }
 
     @Test func handsOutBufferedDeliveriesInOrderThenEndsAfterFinish() async {

@@ -107,7 +107,8 @@ import Testing
     private func publishNumbered(_ count: Int, on connection: AMQPConnection) async throws -> String {
         let queue = try await TestBroker.temporaryQueue("reader", on: connection)
         for index in 0..<count {
-            try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: AMQPProperties(messageID: "m\(index)"), body: [UInt8(index)]))
+            try await connection.publish(
+                AMQPMessage(exchange: "", routingKey: queue, properties: AMQPProperties(messageID: "m\(index)"), body: [UInt8(index)]))
         }
         return queue
     }

@@ -4,7 +4,9 @@ import Testing
 
 /// Against the TLS listener of the test node, with the certificates scripts/test-servers.sh made.
 @Suite struct AMQPTLSTests {
-    private func configuration(url: String = TestBroker.tlsURL, caFile: String?, clientCertificate: Bool = false) throws -> AMQPConfiguration {
+    private func configuration(
+        url: String = TestBroker.tlsURL, caFile: String?, clientCertificate: Bool = false
+    ) throws -> AMQPConfiguration {
         var configuration = try TestBroker.configuration(urls: url)
         configuration.tls = AMQPTLSConfiguration(
             caFile: caFile,

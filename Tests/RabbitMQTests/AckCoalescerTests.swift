@@ -1,5 +1,6 @@
-@testable import RabbitMQ
 import Testing
+
+@testable import RabbitMQ
 
 @Suite struct AckCoalescerTests {
     /// A coalescer holding `tags` as unsettled deliveries, of which `acked` were acked.
@@ -20,11 +21,12 @@ import Testing
     @Test func neverLetsAMultipleAckCoverADeliveryStillInProgress() {
         var coalescer = makeSUT(received: [1, 2, 3, 4, 5, 6], acked: [1, 2, 4, 6])
         let first = coalescer.drain()
-        #expect(first == [
-            .init(deliveryTag: 2, multiple: true),
-            .init(deliveryTag: 4, multiple: false),
-            .init(deliveryTag: 6, multiple: false),
-        ])
+        #expect(
+            first == [
+                .init(deliveryTag: 2, multiple: true),
+                .init(deliveryTag: 4, multiple: false),
+                .init(deliveryTag: 6, multiple: false),
+            ])
         #expect(coalescer.unsettledCount == 2)
 
         _ = coalescer.ack(3)

@@ -13,9 +13,11 @@ import Testing
         for index in 0..<count {
             while true {
                 do {
-                    try await connection.publish(AMQPMessage(exchange: "", routingKey: queue,
-                                                             properties: AMQPProperties(deliveryMode: .persistent, messageID: "\(index)"),
-                                                             body: Array("\(index)".utf8)))
+                    try await connection.publish(
+                        AMQPMessage(
+                            exchange: "", routingKey: queue,
+                            properties: AMQPProperties(deliveryMode: .persistent, messageID: "\(index)"),
+                            body: Array("\(index)".utf8)))
                     break
                 } catch let error as AMQPError where error.isRetryable {
 

@@ -36,8 +36,10 @@ import Testing
 
     @Test func headersNestedPastTheLimitAreCutAndSaidSo() async throws {
         try await withQueue("deep") { connection, queue in
-            try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: AMQPProperties(headers: ["deep": nested(200)]), body: [1]))
-            try await connection.publish(AMQPMessage(exchange: "", routingKey: queue, properties: AMQPProperties(headers: ["shallow": nested(3)]), body: [2]))
+            try await connection.publish(
+                AMQPMessage(exchange: "", routingKey: queue, properties: AMQPProperties(headers: ["deep": nested(200)]), body: [1]))
+            try await connection.publish(
+                AMQPMessage(exchange: "", routingKey: queue, properties: AMQPProperties(headers: ["shallow": nested(3)]), body: [2]))
 
             let received = try await take(2, from: queue, on: connection)
 
@@ -94,7 +96,9 @@ import Testing
     @Test func theEncodedSizeOfPropertiesIsWhatTheBrokerCounts() {
         let properties = AMQPProperties(
             contentType: "application/json",
-            headers: ["a": .string("xyz"), "b": .array([.int8(1), .table(["c": .void])]), "d": .timestamp(AMQPTimestamp(secondsSince1970: 1))],
+            headers: [
+                "a": .string("xyz"), "b": .array([.int8(1), .table(["c": .void])]), "d": .timestamp(AMQPTimestamp(secondsSince1970: 1)),
+            ],
             deliveryMode: .persistent,
             messageID: "m"
         )
@@ -117,10 +121,11 @@ import Testing
         _ = try await admin.deleteQueue(queue)
 
         #expect(try await eventually { connection.statistics.consumersCancelledByBroker == 1 })
-        #expect(try await eventually {
-            guard consumer.isSubscribed else { return false }
-            return (try? await admin.publishMandatory(queue, body: [9])) != nil
-        })
+        #expect(
+            try await eventually {
+                guard consumer.isSubscribed else { return false }
+                return (try? await admin.publishMandatory(queue, body: [9])) != nil
+            })
         #expect(try await eventually { await collector.count >= 1 })
         await collector.stop()
         _ = try await admin.deleteQueue(queue)

@@ -7,8 +7,10 @@ import Testing
     /// An amqp_basic_properties_t with no flag set, as plain zeroed memory larger than the struct.
     private static let noProperties = [UInt8](repeating: 0, count: 512)
 
-    private func encode(body: [UInt8], frameMax: Int, channel: UInt16 = 2, exchange: String = "ex",
-                        routingKey: String = "rk", mandatory: Bool = true) -> [UInt8]? {
+    private func encode(
+        body: [UInt8], frameMax: Int, channel: UInt16 = 2, exchange: String = "ex",
+        routingKey: String = "rk", mandatory: Bool = true
+    ) -> [UInt8]? {
         let limit = crabbitmq_publish_size_limit(body.count, frameMax)
         var out = [UInt8](repeating: 0, count: limit)
         let exchangeBytes = Array(exchange.utf8), keyBytes = Array(routingKey.utf8)
@@ -17,9 +19,10 @@ import Testing
                 exchangeBytes.withUnsafeBytes { exchange in
                     keyBytes.withUnsafeBytes { key in
                         out.withUnsafeMutableBufferPointer { out in
-                            crabbitmq_encode_publish(out.baseAddress, frameMax, channel, exchange.baseAddress, exchange.count,
-                                                     key.baseAddress, key.count, mandatory ? 1 : 0, properties.baseAddress,
-                                                     body.baseAddress, body.count)
+                            crabbitmq_encode_publish(
+                                out.baseAddress, frameMax, channel, exchange.baseAddress, exchange.count,
+                                key.baseAddress, key.count, mandatory ? 1 : 0, properties.baseAddress,
+                                body.baseAddress, body.count)
                         }
                     }
                 }

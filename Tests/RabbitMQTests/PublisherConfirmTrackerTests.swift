@@ -1,5 +1,6 @@
-@testable import RabbitMQ
 import Testing
+
+@testable import RabbitMQ
 
 @Suite struct PublisherConfirmTrackerTests {
     typealias Tracker = PublisherConfirmTracker<String>

@@ -22,7 +22,9 @@ public struct CommandEnvelope: Sendable {
     public let digest: CommandDigest
 
     /// Reads the envelope of a delivery from `kind`'s queue, or says why it is not a command.
-    public init(_ delivery: some MessageDelivery, kind: CommandKind, configuration: MessagingConfiguration, signer: RetrySigner) throws(MalformedCommand) {
+    public init(
+        _ delivery: some MessageDelivery, kind: CommandKind, configuration: MessagingConfiguration, signer: RetrySigner
+    ) throws(MalformedCommand) {
         let headers = delivery.properties.headers ?? [:]
         let routingKey = headers[RetryHeaders.originalRoutingKey]?.stringValue ?? delivery.routingKey
         guard routingKey == kind.routingKey else {
@@ -35,10 +37,15 @@ public struct CommandEnvelope: Sendable {
             throw MalformedCommand(.unsupportedContentType, "content_type must be application/json")
         }
         guard delivery.isBodyComplete, delivery.bodySize <= configuration.maximumBodyBytes else {
-            throw MalformedCommand(.bodyTooLarge, "the body has \(delivery.bodySize) bytes, over the limit of \(configuration.maximumBodyBytes); the dead letter keeps the first \(delivery.body.count)")
+            throw MalformedCommand(
+                .bodyTooLarge,
+                "the body has \(delivery.bodySize) bytes, over the limit of \(configuration.maximumBodyBytes); the dead letter keeps the first \(delivery.body.count)"
+            )
         }
         guard !delivery.headersTruncated else {
-            throw MalformedCommand(.headersTooDeep, "headers nest tables or arrays deeper than \(AMQPDelivery.maximumHeaderDepth) levels; the dead letter has them cut there")
+            throw MalformedCommand(
+                .headersTooDeep,
+                "headers nest tables or arrays deeper than \(AMQPDelivery.maximumHeaderDepth) levels; the dead letter has them cut there")
         }
         let replyTo = delivery.properties.replyTo.flatMap { $0.isEmpty ? nil : $0 }
         if let replyTo, configuration.isOwnQueue(replyTo) {

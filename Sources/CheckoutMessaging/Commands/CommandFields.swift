@@ -47,7 +47,9 @@ struct CommandFields {
     }
 
     /// Each element of an array of objects, read by `element`.
-    func objects<Element>(_ key: String, _ element: (CommandFields) throws(MalformedCommand) -> Element) throws(MalformedCommand) -> [Element] {
+    func objects<Element>(
+        _ key: String, _ element: (CommandFields) throws(MalformedCommand) -> Element
+    ) throws(MalformedCommand) -> [Element] {
         guard case .array(let values) = try value(key) else {
             throw wrongType(key, "an array")
         }

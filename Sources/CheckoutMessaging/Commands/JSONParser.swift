@@ -160,7 +160,7 @@ struct JSONParser {
                 offset += 1
                 let low = try hexUnit()
                 guard (0xDC00..<0xE000).contains(low),
-                      let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+                    let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
                 else { throw failure }
                 return scalar
             case 0xDC00..<0xE000:

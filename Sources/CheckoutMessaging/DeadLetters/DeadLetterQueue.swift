@@ -45,7 +45,9 @@ public struct DeadLetterQueue: Sendable {
     /// A dead letter without a `message_id` is kept (the worker would dead-letter it again), and so is
     /// one whose routing key reaches no queue. Any other failure to publish stops the replay, leaving
     /// that dead letter and those after it in the queue. With `dryRun` nothing is published or removed.
-    public func replay(_ selection: DeadLetterSelection, dryRun: Bool = false, _ report: (DeadLetterReplayOutcome) async throws -> Void) async throws {
+    public func replay(
+        _ selection: DeadLetterSelection, dryRun: Bool = false, _ report: (DeadLetterReplayOutcome) async throws -> Void
+    ) async throws {
         var replayed: [ReplayedCommand: Int] = [:]
         try await read(upTo: selection.lastPosition) { letter in
             guard selection.selects(letter) else { return }
@@ -61,7 +63,10 @@ public struct DeadLetterQueue: Sendable {
                 do {
                     try await connection.publish(letter.replay(to: configuration.commandsExchange))
                 } catch let error as AMQPError where error.code == .unroutable {
-                    return try await report(.kept(letter, because: "no queue is bound to \(configuration.commandsExchange) with routing key '\(letter.routingKey)'"))
+                    return try await report(
+                        .kept(
+                            letter,
+                            because: "no queue is bound to \(configuration.commandsExchange) with routing key '\(letter.routingKey)'"))
                 }
                 letter.delivery.ack()
             }

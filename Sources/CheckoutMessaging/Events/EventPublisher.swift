@@ -36,7 +36,8 @@ public struct EventPublisher: Sendable {
         self.now = now
         var confirmLatency: [EventType: Timer] = [:]
         for type in EventType.allCases {
-            confirmLatency[type] = Timer(label: "checkout_publish_confirm_seconds", dimensions: [("event", type.rawValue)], factory: metrics)
+            confirmLatency[type] = Timer(
+                label: "checkout_publish_confirm_seconds", dimensions: [("event", type.rawValue)], factory: metrics)
         }
         self.confirmLatency = confirmLatency
         self.metrics = metrics
@@ -88,7 +89,8 @@ public struct EventPublisher: Sendable {
             try await broker.publish(message)
         } catch {
             let code = (error as? AMQPError)?.code.description ?? "unexpected"
-            Counter(label: "checkout_publish_failures_total", dimensions: [("event", type.rawValue), ("code", code)], factory: metrics).increment()
+            Counter(label: "checkout_publish_failures_total", dimensions: [("event", type.rawValue), ("code", code)], factory: metrics)
+                .increment()
             throw error
         }
         confirmLatency[type]?.record(duration: ContinuousClock.now - start)

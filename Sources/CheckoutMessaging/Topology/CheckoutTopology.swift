@@ -19,10 +19,11 @@ public enum CheckoutTopology {
             topology.queues.append(.init(name: queue, arguments: queueArguments))
             topology.bindings.append(.init(queue: queue, exchange: configuration.commandsExchange, routingKey: kind.routingKey))
             for (retry, delay) in configuration.retryDelays.delays.enumerated() {
-                topology.queues.append(.init(
-                    name: configuration.retryQueue(for: kind, retry: retry),
-                    arguments: retryQueueArguments(backTo: queue, after: delay, configuration.queueType)
-                ))
+                topology.queues.append(
+                    .init(
+                        name: configuration.retryQueue(for: kind, retry: retry),
+                        arguments: retryQueueArguments(backTo: queue, after: delay, configuration.queueType)
+                    ))
             }
         }
         return topology

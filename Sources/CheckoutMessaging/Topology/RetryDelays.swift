@@ -13,7 +13,7 @@ public struct RetryDelays: Sendable, Hashable, CustomStringConvertible {
         public init(parsing token: String) throws(RetryDelaysError) {
             let units: [(suffix: String, milliseconds: Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
             guard let unit = units.first(where: { token.hasSuffix($0.suffix) && Int(token.dropLast($0.suffix.count)) != nil }),
-                  let amount = Int(token.dropLast(unit.suffix.count)), amount > 0, amount <= 86_400_000 / unit.milliseconds
+                let amount = Int(token.dropLast(unit.suffix.count)), amount > 0, amount <= 86_400_000 / unit.milliseconds
             else {
                 throw RetryDelaysError(token: token)
             }

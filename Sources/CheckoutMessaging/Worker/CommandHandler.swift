@@ -80,7 +80,9 @@ struct CommandHandler: Sendable {
             envelope = try CommandEnvelope(delivery, kind: kind, configuration: configuration, signer: signer)
             command = try Self.decode(delivery.body, kind: kind, envelope: envelope)
         } catch {
-            logger.warning("dead-lettering a message that is not a valid command", metadata: ["error.code": "\(error.code)", "error.message": "\(error.detail)"])
+            logger.warning(
+                "dead-lettering a message that is not a valid command",
+                metadata: ["error.code": "\(error.code)", "error.message": "\(error.detail)"])
             await finish(delivery, kind: kind, start: start, logger: logger) {
                 try await router.deadLetter(delivery, reason: error.code.description, detail: error.detail)
                 metrics.deadLettered(kind, reason: error.code.description)
@@ -105,7 +107,10 @@ struct CommandHandler: Sendable {
         }
     }
 
-    private func process(_ command: Command, _ envelope: CommandEnvelope, _ delivery: some MessageDelivery, span: any Span, start: ContinuousClock.Instant, logger: Logger) async {
+    private func process(
+        _ command: Command, _ envelope: CommandEnvelope, _ delivery: some MessageDelivery, span: any Span, start: ContinuousClock.Instant,
+        logger: Logger
+    ) async {
         do {
             try await execute(command, envelope, logger: logger)
             delivery.ack()
@@ -124,21 +129,27 @@ struct CommandHandler: Sendable {
                 }
             } else if Self.isPermanent(error) {
                 // Trying again cannot help: the client gets its answer now, not after every retry delay.
-                await giveUp(command, envelope, delivery, after: failure, reason: "failed-permanently",
-                             detail: "a permanent failure, not retried: \(failure)", start: start, logger: logger)
+                await giveUp(
+                    command, envelope, delivery, after: failure, reason: "failed-permanently",
+                    detail: "a permanent failure, not retried: \(failure)", start: start, logger: logger)
             } else if envelope.retryCount < configuration.retryDelays.delays.count {
                 let delay = configuration.retryDelays.delays[envelope.retryCount].name
-                logger.warning("retrying in \(delay)", error: failure, metadata: ["error.code": "\(failure.code)", "command.retry": .stringConvertible(envelope.retryCount + 1)])
+                logger.warning(
+                    "retrying in \(delay)", error: failure,
+                    metadata: ["error.code": "\(failure.code)", "command.retry": .stringConvertible(envelope.retryCount + 1)])
                 await finish(delivery, kind: envelope.kind, start: start, logger: logger) {
                     let dropped = try await router.retry(delivery, envelope)
                     if dropped > 0 {
-                        logger.warning("the retry copy left out the client's headers: with the retry headers they did not fit in a frame", metadata: ["amqp.headers.dropped": .stringConvertible(dropped)])
+                        logger.warning(
+                            "the retry copy left out the client's headers: with the retry headers they did not fit in a frame",
+                            metadata: ["amqp.headers.dropped": .stringConvertible(dropped)])
                     }
                     return .retried
                 }
             } else {
-                await giveUp(command, envelope, delivery, after: failure, reason: "retries-exhausted",
-                             detail: "gave up after \(envelope.retryCount) retries: \(failure)", start: start, logger: logger)
+                await giveUp(
+                    command, envelope, delivery, after: failure, reason: "retries-exhausted",
+                    detail: "gave up after \(envelope.retryCount) retries: \(failure)", start: start, logger: logger)
             }
         }
     }
@@ -163,9 +174,11 @@ struct CommandHandler: Sendable {
         } catch {
             detail += "; the rejection could not be reported either: \(Self.retryable(error))"
         }
-        logger.error("dead-lettering a command that was answered as unavailable", metadata: [
-            "error.code": "\(failure.code)", "error.message": "\(detail)", "dead_letter.reason": "\(reason)",
-        ])
+        logger.error(
+            "dead-lettering a command that was answered as unavailable",
+            metadata: [
+                "error.code": "\(failure.code)", "error.message": "\(detail)", "dead_letter.reason": "\(reason)",
+            ])
         await finish(delivery, kind: envelope.kind, start: start, logger: logger) {
             try await router.deadLetter(delivery, reason: reason, detail: detail)
             metrics.deadLettered(envelope.kind, reason: reason)
@@ -175,7 +188,10 @@ struct CommandHandler: Sendable {
 
     /// Acks the delivery once `route` has sent it on; if that fails, hands it back to the broker after a
     /// pause (a lost connection makes the broker take it back by itself).
-    private func finish(_ delivery: some MessageDelivery, kind: CommandKind, start: ContinuousClock.Instant, logger: Logger, route: () async throws -> MessagingMetrics.Result) async {
+    private func finish(
+        _ delivery: some MessageDelivery, kind: CommandKind, start: ContinuousClock.Instant, logger: Logger,
+        route: () async throws -> MessagingMetrics.Result
+    ) async {
         do {
             let result = try await route()
             delivery.ack()
@@ -199,9 +215,11 @@ struct CommandHandler: Sendable {
     private func abandon(_ command: Command, _ envelope: CommandEnvelope, after failure: RetryableError, logger: Logger) async throws {
         switch command {
         case .syncCart(let request):
-            try await useCases.syncCart(SyncCartEventOutput(publisher: publisher, command: envelope), logger).abandon(request, after: failure)
+            try await useCases.syncCart(SyncCartEventOutput(publisher: publisher, command: envelope), logger).abandon(
+                request, after: failure)
         case .placeOrder(let request):
-            try await useCases.placeOrder(PlaceOrderEventOutput(publisher: publisher, command: envelope), logger).abandon(request, after: failure)
+            try await useCases.placeOrder(PlaceOrderEventOutput(publisher: publisher, command: envelope), logger).abandon(
+                request, after: failure)
         }
     }
 

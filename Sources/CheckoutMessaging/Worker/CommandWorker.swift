@@ -3,8 +3,8 @@ public import Logging
 public import Metrics
 public import RabbitMQ
 public import ServiceLifecycle
-public import Tracing
 import Synchronization
+public import Tracing
 
 /// Consumes both command queues and handles their deliveries, at most `concurrency` at once.
 ///
@@ -62,13 +62,20 @@ public final class CommandWorker: Service {
         try await connection.declare(CheckoutTopology.make(configuration))
         var consumers: [(CommandKind, AMQPConsumer)] = []
         for kind in CommandKind.allCases {
-            consumers.append((kind, try await connection.consume(queue: configuration.queue(for: kind), prefetch: configuration.prefetch,
-                                                                  maximumBodyBytes: configuration.maximumBodyBytes)))
+            consumers.append(
+                (
+                    kind,
+                    try await connection.consume(
+                        queue: configuration.queue(for: kind), prefetch: configuration.prefetch,
+                        maximumBodyBytes: configuration.maximumBodyBytes)
+                ))
         }
         for (_, consumer) in consumers {
-            logger.info("consuming", metadata: [
-                "messaging.destination.name": "\(consumer.queue)", "checkout.prefetch": .stringConvertible(configuration.prefetch),
-            ])
+            logger.info(
+                "consuming",
+                metadata: [
+                    "messaging.destination.name": "\(consumer.queue)", "checkout.prefetch": .stringConvertible(configuration.prefetch),
+                ])
         }
 
         let (deliveries, delivered) = AsyncStream.makeStream(of: (CommandKind, AMQPDelivery).self)

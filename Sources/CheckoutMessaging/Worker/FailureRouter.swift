@@ -22,11 +22,13 @@ struct FailureRouter: Sendable {
     @discardableResult
     func retry(_ delivery: some MessageDelivery, _ command: CommandEnvelope, counting: Bool = true) async throws -> Int {
         let retryCount = command.retryCount + (counting ? 1 : 0)
-        let (properties, dropped) = copy(delivery.properties, adding: [
-            RetryHeaders.retryCount: .int64(Int64(retryCount)),
-            RetryHeaders.retrySignature: .string(signer.signature(messageID: command.messageID, retryCount: retryCount)),
-            RetryHeaders.originalRoutingKey: .string(command.routingKey),
-        ])
+        let (properties, dropped) = copy(
+            delivery.properties,
+            adding: [
+                RetryHeaders.retryCount: .int64(Int64(retryCount)),
+                RetryHeaders.retrySignature: .string(signer.signature(messageID: command.messageID, retryCount: retryCount)),
+                RetryHeaders.originalRoutingKey: .string(command.routingKey),
+            ])
         let queue = configuration.retryQueue(for: command.kind, retry: counting ? command.retryCount : 0)
         try await broker.publish(AMQPMessage(exchange: "", routingKey: queue, properties: properties, body: delivery.body, mandatory: true))
         return dropped.count
@@ -49,17 +51,23 @@ struct FailureRouter: Sendable {
         var (properties, dropped) = copy(delivery.properties, adding: added)
         if !dropped.isEmpty {
             let names = dropped.sorted().joined(separator: ", ")
-            added[RetryHeaders.errorDetail] = .string(String("\(detail.prefix(500)); headers dropped to fit the frame: \(names)".prefix(1000)))
+            added[RetryHeaders.errorDetail] = .string(
+                String("\(detail.prefix(500)); headers dropped to fit the frame: \(names)".prefix(1000)))
             properties.headers = added
         }
         do {
-            try await broker.publish(AMQPMessage(exchange: configuration.deadLetter, routingKey: routingKey, properties: properties,
-                                                 body: delivery.body, mandatory: true))
+            try await broker.publish(
+                AMQPMessage(
+                    exchange: configuration.deadLetter, routingKey: routingKey, properties: properties,
+                    body: delivery.body, mandatory: true))
         } catch let error as AMQPError where error.code == .protocolError {
-            added[RetryHeaders.errorDetail] = .string(String("\(detail.prefix(500)); properties dropped, they could not be sent: \(error.message)".prefix(1000)))
+            added[RetryHeaders.errorDetail] = .string(
+                String("\(detail.prefix(500)); properties dropped, they could not be sent: \(error.message)".prefix(1000)))
             let bare = AMQPProperties(headers: added, deliveryMode: .persistent, messageID: delivery.properties.messageID)
-            try await broker.publish(AMQPMessage(exchange: configuration.deadLetter, routingKey: routingKey, properties: bare,
-                                                 body: delivery.body, mandatory: true))
+            try await broker.publish(
+                AMQPMessage(
+                    exchange: configuration.deadLetter, routingKey: routingKey, properties: bare,
+                    body: delivery.body, mandatory: true))
         }
     }
 

@@ -27,10 +27,12 @@ public struct W3CPropagatingTracer: Tracer {
 
     public func forceFlush() {}
 
-    public func extract<Carrier, Extract: Extractor>(_ carrier: Carrier, into context: inout InstrumentationContext, using extractor: Extract)
+    public func extract<Carrier, Extract: Extractor>(
+        _ carrier: Carrier, into context: inout InstrumentationContext, using extractor: Extract
+    )
     where Extract.Carrier == Carrier {
         guard let header = extractor.extract(key: "traceparent", from: carrier),
-              var parent = W3CTraceContext(traceparent: header.lowercased())
+            var parent = W3CTraceContext(traceparent: header.lowercased())
         else { return }
         parent.state = extractor.extract(key: "tracestate", from: carrier).flatMap { $0.isEmpty || $0.utf8.count > 512 ? nil : $0 }
         context.w3cTraceContext = parent

@@ -24,7 +24,8 @@ public struct W3CSpan: Span {
 
     public func setStatus(_ status: SpanStatus) {}
     public func addEvent(_ event: SpanEvent) {}
-    public func recordError<Instant: TracerInstant>(_ error: any Error, attributes: SpanAttributes, at instant: @autoclosure () -> Instant) {}
+    public func recordError<Instant: TracerInstant>(_ error: any Error, attributes: SpanAttributes, at instant: @autoclosure () -> Instant)
+    {}
     public func addLink(_ link: SpanLink) {}
     public func end<Instant: TracerInstant>(at instant: @autoclosure () -> Instant) {}
 }

@@ -13,10 +13,10 @@ public struct W3CTraceContext: Sendable, Hashable {
     public init?(traceparent: String) {
         let parts = traceparent.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count >= 4, parts[0].count == 2, parts[0] != "ff", Self.isHex(parts[0]),
-              parts[1].count == 32, Self.isHex(parts[1]), parts[1].contains(where: { $0 != "0" }),
-              parts[2].count == 16, Self.isHex(parts[2]), parts[2].contains(where: { $0 != "0" }),
-              parts[3].count == 2, Self.isHex(parts[3]),
-              parts[0] != "00" || parts.count == 4
+            parts[1].count == 32, Self.isHex(parts[1]), parts[1].contains(where: { $0 != "0" }),
+            parts[2].count == 16, Self.isHex(parts[2]), parts[2].contains(where: { $0 != "0" }),
+            parts[3].count == 2, Self.isHex(parts[3]),
+            parts[0] != "00" || parts.count == 4
         else { return nil }
         self.init(traceID: String(parts[1]), spanID: String(parts[2]), flags: String(parts[3]))
     }

@@ -55,7 +55,8 @@ public enum CatalogFile {
         guard !row.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw invalid("name is empty") }
         guard row.unitPrice >= 0 else { throw invalid("unitPrice must be 0 or more minor units") }
         guard row.stock >= 0 else { throw invalid("stock must be 0 or more") }
-        return Product(sku: sku, name: row.name, price: Money(minorUnits: row.unitPrice, currency: currency), stock: row.stock, isActive: row.active)
+        return Product(
+            sku: sku, name: row.name, price: Money(minorUnits: row.unitPrice, currency: currency), stock: row.stock, isActive: row.active)
     }
 
     private static func reason(for error: any Error) -> String {

@@ -29,7 +29,8 @@ struct CatalogFileRow: Decodable {
         let value = try container.decode(Decimal.self, forKey: key)
         let whole = NSDecimalNumber(decimal: value).int64Value
         guard Decimal(Int(whole)) == value else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "must be a whole number that fits in 64 bits")
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "must be a whole number that fits in 64 bits")
         }
         return whole
     }

@@ -4,81 +4,85 @@ enum Migrations {
 
     /// Dates are seconds since 1970 (`DOUBLE PRECISION`); amounts are minor units; a cart's lines and a
     /// command's outcome are the domain types' JSON.
-    static let initialSchema = Migration(version: 1, name: "initial schema", statements: [
-        """
-        CREATE TABLE products (
-            sku TEXT PRIMARY KEY,
-            name TEXT NOT NULL,
-            unit_price BIGINT NOT NULL CHECK (unit_price >= 0),
-            currency TEXT NOT NULL,
-            stock BIGINT NOT NULL CHECK (stock >= 0),
-            active BOOLEAN NOT NULL
-        )
-        """,
-        "CREATE INDEX products_by_currency ON products (currency)",
-        """
-        CREATE TABLE carts (
-            id TEXT PRIMARY KEY,
-            customer_id TEXT NOT NULL,
-            version BIGINT NOT NULL CHECK (version >= 1),
-            currency TEXT NOT NULL,
-            lines TEXT NOT NULL,
-            checked_out BOOLEAN NOT NULL,
-            synced_at DOUBLE PRECISION NOT NULL
-        )
-        """,
-        """
-        CREATE TABLE orders (
-            id TEXT PRIMARY KEY,
-            cart_id TEXT NOT NULL,
-            customer_id TEXT NOT NULL,
-            currency TEXT NOT NULL,
-            total BIGINT NOT NULL,
-            payment_id TEXT NOT NULL,
-            payment_amount BIGINT NOT NULL,
-            placed_at DOUBLE PRECISION NOT NULL
-        )
-        """,
-        "CREATE INDEX orders_by_cart ON orders (cart_id)",
-        """
-        CREATE TABLE order_lines (
-            order_id TEXT NOT NULL REFERENCES orders (id),
-            line_number BIGINT NOT NULL,
-            sku TEXT NOT NULL,
-            quantity BIGINT NOT NULL CHECK (quantity > 0),
-            unit_price BIGINT NOT NULL,
-            line_total BIGINT NOT NULL,
-            PRIMARY KEY (order_id, line_number)
-        )
-        """,
-        """
-        CREATE TABLE processed_commands (
-            kind TEXT NOT NULL,
-            command_id TEXT NOT NULL,
-            lease_until DOUBLE PRECISION,
-            outcome TEXT,
-            recorded_at DOUBLE PRECISION,
-            PRIMARY KEY (kind, command_id)
-        )
-        """,
-    ])
+    static let initialSchema = Migration(
+        version: 1, name: "initial schema",
+        statements: [
+            """
+            CREATE TABLE products (
+                sku TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                unit_price BIGINT NOT NULL CHECK (unit_price >= 0),
+                currency TEXT NOT NULL,
+                stock BIGINT NOT NULL CHECK (stock >= 0),
+                active BOOLEAN NOT NULL
+            )
+            """,
+            "CREATE INDEX products_by_currency ON products (currency)",
+            """
+            CREATE TABLE carts (
+                id TEXT PRIMARY KEY,
+                customer_id TEXT NOT NULL,
+                version BIGINT NOT NULL CHECK (version >= 1),
+                currency TEXT NOT NULL,
+                lines TEXT NOT NULL,
+                checked_out BOOLEAN NOT NULL,
+                synced_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE orders (
+                id TEXT PRIMARY KEY,
+                cart_id TEXT NOT NULL,
+                customer_id TEXT NOT NULL,
+                currency TEXT NOT NULL,
+                total BIGINT NOT NULL,
+                payment_id TEXT NOT NULL,
+                payment_amount BIGINT NOT NULL,
+                placed_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX orders_by_cart ON orders (cart_id)",
+            """
+            CREATE TABLE order_lines (
+                order_id TEXT NOT NULL REFERENCES orders (id),
+                line_number BIGINT NOT NULL,
+                sku TEXT NOT NULL,
+                quantity BIGINT NOT NULL CHECK (quantity > 0),
+                unit_price BIGINT NOT NULL,
+                line_total BIGINT NOT NULL,
+                PRIMARY KEY (order_id, line_number)
+            )
+            """,
+            """
+            CREATE TABLE processed_commands (
+                kind TEXT NOT NULL,
+                command_id TEXT NOT NULL,
+                lease_until DOUBLE PRECISION,
+                outcome TEXT,
+                recorded_at DOUBLE PRECISION,
+                PRIMARY KEY (kind, command_id)
+            )
+            """,
+        ])
 
     /// A claim knows its command, its worker and its charge: a digest of the command's body, so that a
     /// command re-using a handled id is told apart from the same command sent again (rows from before
     /// have none and match any command); the worker that took it, whose liveness decides when another
     /// may take it over; and the charge PlaceOrder asked for under it (``ChargeRecord``).
-    static let claimOwners = Migration(version: 2, name: "claim digests and owners", statements: [
-        "ALTER TABLE processed_commands ADD COLUMN digest TEXT",
-        "ALTER TABLE processed_commands ADD COLUMN owner TEXT",
-        "ALTER TABLE processed_commands ADD COLUMN charge TEXT",
-        "CREATE TABLE worker_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        """
-        CREATE TABLE workers (
-            id TEXT PRIMARY KEY,
-            alive_until DOUBLE PRECISION NOT NULL
-        )
-        """,
-    ])
+    static let claimOwners = Migration(
+        version: 2, name: "claim digests and owners",
+        statements: [
+            "ALTER TABLE processed_commands ADD COLUMN digest TEXT",
+            "ALTER TABLE processed_commands ADD COLUMN owner TEXT",
+            "ALTER TABLE processed_commands ADD COLUMN charge TEXT",
+            "CREATE TABLE worker_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            """
+            CREATE TABLE workers (
+                id TEXT PRIMARY KEY,
+                alive_until DOUBLE PRECISION NOT NULL
+            )
+            """,
+        ])
 
     /// The writes of SyncCart and PlaceOrder in one round trip each on PostgreSQL, with the same guards
     /// that `SQLSyncCartStore` and `SQLOrders` run statement by statement on SQLite; all or nothing,
@@ -88,98 +92,100 @@ enum Migrations {
     /// it is still at the version before. `checkout_place_order`: the outcome unless one is recorded,
     /// the cart checked out if still at its version, the stock of every SKU taken where enough is left
     /// (the short SKUs are answered), the order and its lines.
-    static let oneCallWrites = Migration(version: 3, name: "one-call writes on PostgreSQL", statements: [], postgresStatements: [
-        """
-        CREATE FUNCTION checkout_record_sync(
-            command_kind TEXT, command TEXT, outcome_json TEXT, body_digest TEXT, recorded DOUBLE PRECISION,
-            cart TEXT, customer TEXT, cart_version BIGINT, cart_currency TEXT, cart_lines TEXT, cart_checked_out BOOLEAN, synced DOUBLE PRECISION
-        ) RETURNS TABLE (result TEXT, current_version BIGINT, recorded_outcome TEXT, recorded_digest TEXT)
-        LANGUAGE plpgsql AS $$
-        BEGIN
-            INSERT INTO processed_commands AS pc (kind, command_id, outcome, recorded_at, digest)
-            VALUES (command_kind, command, outcome_json, recorded, body_digest)
-            ON CONFLICT (kind, command_id) DO UPDATE SET outcome = excluded.outcome, recorded_at = excluded.recorded_at,
-                lease_until = NULL, digest = COALESCE(excluded.digest, pc.digest)
-            WHERE pc.outcome IS NULL;
-            IF NOT FOUND THEN
-                RETURN QUERY SELECT 'already-recorded'::TEXT, NULL::BIGINT, p.outcome, p.digest
-                    FROM processed_commands p WHERE p.kind = command_kind AND p.command_id = command;
-                RETURN;
-            END IF;
-            IF cart IS NOT NULL THEN
-                IF cart_version = 1 THEN
-                    INSERT INTO carts (id, customer_id, version, currency, lines, checked_out, synced_at)
-                    VALUES (cart, customer, cart_version, cart_currency, cart_lines, cart_checked_out, synced)
-                    ON CONFLICT (id) DO NOTHING;
-                ELSE
-                    UPDATE carts SET customer_id = customer, version = cart_version, currency = cart_currency,
-                        lines = cart_lines, checked_out = cart_checked_out, synced_at = synced
-                    WHERE id = cart AND version = cart_version - 1 AND checked_out = FALSE;
-                END IF;
+    static let oneCallWrites = Migration(
+        version: 3, name: "one-call writes on PostgreSQL", statements: [],
+        postgresStatements: [
+            """
+            CREATE FUNCTION checkout_record_sync(
+                command_kind TEXT, command TEXT, outcome_json TEXT, body_digest TEXT, recorded DOUBLE PRECISION,
+                cart TEXT, customer TEXT, cart_version BIGINT, cart_currency TEXT, cart_lines TEXT, cart_checked_out BOOLEAN, synced DOUBLE PRECISION
+            ) RETURNS TABLE (result TEXT, current_version BIGINT, recorded_outcome TEXT, recorded_digest TEXT)
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO processed_commands AS pc (kind, command_id, outcome, recorded_at, digest)
+                VALUES (command_kind, command, outcome_json, recorded, body_digest)
+                ON CONFLICT (kind, command_id) DO UPDATE SET outcome = excluded.outcome, recorded_at = excluded.recorded_at,
+                    lease_until = NULL, digest = COALESCE(excluded.digest, pc.digest)
+                WHERE pc.outcome IS NULL;
                 IF NOT FOUND THEN
-                    RAISE EXCEPTION 'cart % was changed first', cart USING ERRCODE = 'CK001';
+                    RETURN QUERY SELECT 'already-recorded'::TEXT, NULL::BIGINT, p.outcome, p.digest
+                        FROM processed_commands p WHERE p.kind = command_kind AND p.command_id = command;
+                    RETURN;
                 END IF;
-            END IF;
-            RETURN QUERY SELECT 'recorded'::TEXT, NULL::BIGINT, NULL::TEXT, NULL::TEXT;
-        EXCEPTION WHEN SQLSTATE 'CK001' THEN
-            RETURN QUERY SELECT 'version-conflict'::TEXT, COALESCE((SELECT c.version FROM carts c WHERE c.id = cart), 0), NULL::TEXT, NULL::TEXT;
-        END
-        $$
-        """,
-        """
-        CREATE FUNCTION checkout_place_order(
-            command_kind TEXT, command TEXT, outcome_json TEXT, recorded DOUBLE PRECISION,
-            placed_order TEXT, cart TEXT, cart_version BIGINT, customer TEXT, order_currency TEXT, order_total BIGINT,
-            payment TEXT, payment_amount BIGINT, placed DOUBLE PRECISION,
-            stock_skus TEXT[], stock_quantities BIGINT[],
-            line_skus TEXT[], line_quantities BIGINT[], line_unit_prices BIGINT[], line_totals BIGINT[]
-        ) RETURNS TABLE (result TEXT, short_skus TEXT[], recorded_outcome TEXT)
-        LANGUAGE plpgsql AS $$
-        DECLARE
-            taken TEXT[];
-            short TEXT[];
-        BEGIN
-            INSERT INTO processed_commands AS pc (kind, command_id, outcome, recorded_at)
-            VALUES (command_kind, command, outcome_json, recorded)
-            ON CONFLICT (kind, command_id) DO UPDATE SET outcome = excluded.outcome, recorded_at = excluded.recorded_at, lease_until = NULL
-            WHERE pc.outcome IS NULL;
-            IF NOT FOUND THEN
-                RETURN QUERY SELECT 'already-recorded'::TEXT, NULL::TEXT[], p.outcome
-                    FROM processed_commands p WHERE p.kind = command_kind AND p.command_id = command;
-                RETURN;
-            END IF;
-            UPDATE carts SET checked_out = TRUE WHERE id = cart AND version = cart_version AND checked_out = FALSE;
-            IF NOT FOUND THEN
-                RAISE EXCEPTION 'cart % changed', cart USING ERRCODE = 'CK002';
-            END IF;
-            WITH taking AS (
-                UPDATE products SET stock = products.stock - wanted.quantity
-                FROM unnest(stock_skus, stock_quantities) AS wanted(sku, quantity)
-                WHERE products.sku = wanted.sku AND products.stock >= wanted.quantity
-                RETURNING products.sku
-            )
-            SELECT array_agg(taking.sku) INTO taken FROM taking;
-            short := ARRAY(SELECT wanted FROM unnest(stock_skus) AS wanted WHERE wanted <> ALL(COALESCE(taken, '{}')));
-            IF cardinality(short) > 0 THEN
-                RAISE EXCEPTION 'out of stock' USING ERRCODE = 'CK003';
-            END IF;
-            INSERT INTO orders (id, cart_id, customer_id, currency, total, payment_id, payment_amount, placed_at)
-            VALUES (placed_order, cart, customer, order_currency, order_total, payment, payment_amount, placed)
-            ON CONFLICT (id) DO NOTHING;
-            IF NOT FOUND THEN
-                RAISE EXCEPTION 'order % exists', placed_order USING ERRCODE = 'CK004';
-            END IF;
-            INSERT INTO order_lines (order_id, line_number, sku, quantity, unit_price, line_total)
-            SELECT placed_order, line.number - 1, line.sku, line.quantity, line.unit_price, line.total
-            FROM unnest(line_skus, line_quantities, line_unit_prices, line_totals) WITH ORDINALITY
-                AS line(sku, quantity, unit_price, total, number);
-            RETURN QUERY SELECT 'placed'::TEXT, NULL::TEXT[], NULL::TEXT;
-        EXCEPTION
-            WHEN SQLSTATE 'CK002' THEN RETURN QUERY SELECT 'cart-changed'::TEXT, NULL::TEXT[], NULL::TEXT;
-            WHEN SQLSTATE 'CK003' THEN RETURN QUERY SELECT 'out-of-stock'::TEXT, short, NULL::TEXT;
-            WHEN SQLSTATE 'CK004' THEN RETURN QUERY SELECT 'duplicate-order'::TEXT, NULL::TEXT[], NULL::TEXT;
-        END
-        $$
-        """,
-    ])
+                IF cart IS NOT NULL THEN
+                    IF cart_version = 1 THEN
+                        INSERT INTO carts (id, customer_id, version, currency, lines, checked_out, synced_at)
+                        VALUES (cart, customer, cart_version, cart_currency, cart_lines, cart_checked_out, synced)
+                        ON CONFLICT (id) DO NOTHING;
+                    ELSE
+                        UPDATE carts SET customer_id = customer, version = cart_version, currency = cart_currency,
+                            lines = cart_lines, checked_out = cart_checked_out, synced_at = synced
+                        WHERE id = cart AND version = cart_version - 1 AND checked_out = FALSE;
+                    END IF;
+                    IF NOT FOUND THEN
+                        RAISE EXCEPTION 'cart % was changed first', cart USING ERRCODE = 'CK001';
+                    END IF;
+                END IF;
+                RETURN QUERY SELECT 'recorded'::TEXT, NULL::BIGINT, NULL::TEXT, NULL::TEXT;
+            EXCEPTION WHEN SQLSTATE 'CK001' THEN
+                RETURN QUERY SELECT 'version-conflict'::TEXT, COALESCE((SELECT c.version FROM carts c WHERE c.id = cart), 0), NULL::TEXT, NULL::TEXT;
+            END
+            $$
+            """,
+            """
+            CREATE FUNCTION checkout_place_order(
+                command_kind TEXT, command TEXT, outcome_json TEXT, recorded DOUBLE PRECISION,
+                placed_order TEXT, cart TEXT, cart_version BIGINT, customer TEXT, order_currency TEXT, order_total BIGINT,
+                payment TEXT, payment_amount BIGINT, placed DOUBLE PRECISION,
+                stock_skus TEXT[], stock_quantities BIGINT[],
+                line_skus TEXT[], line_quantities BIGINT[], line_unit_prices BIGINT[], line_totals BIGINT[]
+            ) RETURNS TABLE (result TEXT, short_skus TEXT[], recorded_outcome TEXT)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                taken TEXT[];
+                short TEXT[];
+            BEGIN
+                INSERT INTO processed_commands AS pc (kind, command_id, outcome, recorded_at)
+                VALUES (command_kind, command, outcome_json, recorded)
+                ON CONFLICT (kind, command_id) DO UPDATE SET outcome = excluded.outcome, recorded_at = excluded.recorded_at, lease_until = NULL
+                WHERE pc.outcome IS NULL;
+                IF NOT FOUND THEN
+                    RETURN QUERY SELECT 'already-recorded'::TEXT, NULL::TEXT[], p.outcome
+                        FROM processed_commands p WHERE p.kind = command_kind AND p.command_id = command;
+                    RETURN;
+                END IF;
+                UPDATE carts SET checked_out = TRUE WHERE id = cart AND version = cart_version AND checked_out = FALSE;
+                IF NOT FOUND THEN
+                    RAISE EXCEPTION 'cart % changed', cart USING ERRCODE = 'CK002';
+                END IF;
+                WITH taking AS (
+                    UPDATE products SET stock = products.stock - wanted.quantity
+                    FROM unnest(stock_skus, stock_quantities) AS wanted(sku, quantity)
+                    WHERE products.sku = wanted.sku AND products.stock >= wanted.quantity
+                    RETURNING products.sku
+                )
+                SELECT array_agg(taking.sku) INTO taken FROM taking;
+                short := ARRAY(SELECT wanted FROM unnest(stock_skus) AS wanted WHERE wanted <> ALL(COALESCE(taken, '{}')));
+                IF cardinality(short) > 0 THEN
+                    RAISE EXCEPTION 'out of stock' USING ERRCODE = 'CK003';
+                END IF;
+                INSERT INTO orders (id, cart_id, customer_id, currency, total, payment_id, payment_amount, placed_at)
+                VALUES (placed_order, cart, customer, order_currency, order_total, payment, payment_amount, placed)
+                ON CONFLICT (id) DO NOTHING;
+                IF NOT FOUND THEN
+                    RAISE EXCEPTION 'order % exists', placed_order USING ERRCODE = 'CK004';
+                END IF;
+                INSERT INTO order_lines (order_id, line_number, sku, quantity, unit_price, line_total)
+                SELECT placed_order, line.number - 1, line.sku, line.quantity, line.unit_price, line.total
+                FROM unnest(line_skus, line_quantities, line_unit_prices, line_totals) WITH ORDINALITY
+                    AS line(sku, quantity, unit_price, total, number);
+                RETURN QUERY SELECT 'placed'::TEXT, NULL::TEXT[], NULL::TEXT;
+            EXCEPTION
+                WHEN SQLSTATE 'CK002' THEN RETURN QUERY SELECT 'cart-changed'::TEXT, NULL::TEXT[], NULL::TEXT;
+                WHEN SQLSTATE 'CK003' THEN RETURN QUERY SELECT 'out-of-stock'::TEXT, short, NULL::TEXT;
+                WHEN SQLSTATE 'CK004' THEN RETURN QUERY SELECT 'duplicate-order'::TEXT, NULL::TEXT[], NULL::TEXT;
+            END
+            $$
+            """,
+        ])
 }

@@ -13,13 +13,15 @@ struct Migrator {
     func migrate() async throws {
         let applied = try await SQLExecutor(engine: engine).write("migrating the database") { [engine, migrations] database in
             try await engine.lockForMigrations(database)
-            try await database.raw("""
+            try await database.raw(
+                """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version BIGINT PRIMARY KEY,
                     name TEXT NOT NULL,
                     applied_at DOUBLE PRECISION NOT NULL
                 )
-                """).run()
+                """
+            ).run()
             let done = try await database.raw("SELECT version FROM schema_migrations").all()
                 .map { try StoredRow($0, of: "schema_migrations").value("version", as: Int.self) }
             var applied: [Migration] = []
@@ -27,10 +29,12 @@ struct Migrator {
                 for statement in migration.statements + (database.isPostgreSQL ? migration.postgresStatements : []) {
                     try await database.raw(SQLQueryString(statement)).run()
                 }
-                try await database.raw("""
+                try await database.raw(
+                    """
                     INSERT INTO schema_migrations (version, name, applied_at)
                     VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Date().timeIntervalSince1970))
-                    """).run()
+                    """
+                ).run()
                 applied.append(migration)
             }
             return .commit(applied.map { "\($0.version) \($0.name)" })

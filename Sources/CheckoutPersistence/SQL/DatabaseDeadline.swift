@@ -32,11 +32,14 @@ struct DatabaseDeadline: Sendable {
                 waiter?.resume(with: outcome)
             }
             let limit = self.limit
-            race.arm(timers.next().scheduleTask(in: TimeAmount(limit)) {
-                guard let waiter = race.finish().waiter else { return }
-                work.cancel()
-                waiter.resume(throwing: RetryableError(code: .databaseUnavailable, context: "\(context): no answer from the database within \(limit)"))
-            })
+            race.arm(
+                timers.next().scheduleTask(in: TimeAmount(limit)) {
+                    guard let waiter = race.finish().waiter else { return }
+                    work.cancel()
+                    waiter.resume(
+                        throwing: RetryableError(
+                            code: .databaseUnavailable, context: "\(context): no answer from the database within \(limit)"))
+                })
         }
     }
 

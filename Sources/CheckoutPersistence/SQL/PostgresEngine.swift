@@ -43,7 +43,8 @@ struct PostgresEngine: SQLEngine {
         configuration.options.additionalStartupParameters = startupParameters(location)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         return PostgresEngine(
-            client: client, runTask: Task { await client.run() }, location: location, logger: logger, statistics: statistics, callLimit: callLimit
+            client: client, runTask: Task { await client.run() }, location: location, logger: logger, statistics: statistics,
+            callLimit: callLimit
         )
     }
 
@@ -62,7 +63,9 @@ struct PostgresEngine: SQLEngine {
         try await leasing { try await body($0.sql(logger: logger).counted(in: statistics)) }
     }
 
-    func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>) async throws -> Result {
+    func transaction<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>
+    ) async throws -> Result {
         try await leasing { try await $0.sql(logger: logger).counted(in: statistics).inTransaction(beginning: "BEGIN", body) }
     }
 
@@ -105,7 +108,8 @@ struct PostgresEngine: SQLEngine {
     /// stops on the server too, and a transaction left open by a worker cut off from the server releases
     /// its row locks.
     private static func startupParameters(_ location: PostgresLocation) -> [(String, String)] {
-        [("statement_timeout", "30s"), ("idle_in_transaction_session_timeout", "30s")] + (location.schema.map { [("search_path", $0)] } ?? [])
+        [("statement_timeout", "30s"), ("idle_in_transaction_session_timeout", "30s")]
+            + (location.schema.map { [("search_path", $0)] } ?? [])
     }
 
     private static func clientTLS(_ mode: PostgresLocation.TLSMode) -> PostgresClient.Configuration.TLS {

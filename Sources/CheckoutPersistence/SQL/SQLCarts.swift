@@ -25,21 +25,25 @@ struct SQLCarts: CartRepository {
         let lines = try StoredJSON.text(cart.lines)
         let syncedAt = cart.syncedAt.timeIntervalSince1970
         if expectedVersion == 0 {
-            return try await database.raw("""
+            return try await database.raw(
+                """
                 INSERT INTO carts (id, customer_id, version, currency, lines, checked_out, synced_at)
                 VALUES (\(bind: cart.id.rawValue), \(bind: cart.customerID.rawValue), \(bind: cart.version), \(bind: cart.currency.rawValue),
                         \(bind: lines), \(bind: cart.isCheckedOut), \(bind: syncedAt))
                 ON CONFLICT (id) DO NOTHING
                 RETURNING id
-                """).first() != nil
+                """
+            ).first() != nil
         }
-        return try await database.raw("""
+        return try await database.raw(
+            """
             UPDATE carts SET customer_id = \(bind: cart.customerID.rawValue), version = \(bind: cart.version),
                 currency = \(bind: cart.currency.rawValue), lines = \(bind: lines), checked_out = \(bind: cart.isCheckedOut),
                 synced_at = \(bind: syncedAt)
             WHERE id = \(bind: cart.id.rawValue) AND version = \(bind: expectedVersion) AND checked_out = FALSE
             RETURNING id
-            """).first() != nil
+            """
+        ).first() != nil
     }
 
     /// The cart in a row holding ``columns``.

@@ -10,10 +10,12 @@ struct SQLCatalog: ProductCatalog {
         return try await executor.read("loading \(skus.count) products") { database in
             var products: [SKU: Product] = [:]
             for chunk in Array(skus).chunked(into: SQLLimits.bindsPerStatement) {
-                let rows = try await database.raw("""
+                let rows = try await database.raw(
+                    """
                     SELECT sku, name, unit_price, currency, stock, active FROM products
                     WHERE sku IN (\(binds: chunk.map(\.rawValue)))
-                    """).all()
+                    """
+                ).all()
                 for row in rows {
                     let product = try Self.product(from: StoredRow(row, of: "products"))
                     products[product.sku] = product

@@ -9,18 +9,22 @@ struct SQLChargeLog: ChargeLog {
 
     func record(_ charge: ChargeRecord, for commandID: CommandID) async throws {
         try await executor.autocommit("recording the charge of command \(commandID)") { [log] database in
-            try await database.raw("""
+            try await database.raw(
+                """
                 UPDATE processed_commands SET charge = \(bind: try StoredJSON.text(charge))
                 WHERE kind = \(bind: log.kind) AND command_id = \(bind: commandID.rawValue)
-                """).run()
+                """
+            ).run()
         }
     }
 
     func charge(of commandID: CommandID) async throws -> ChargeRecord? {
         try await executor.read("reading the charge of command \(commandID)") { [log] database in
-            let row = try await database.raw("""
+            let row = try await database.raw(
+                """
                 SELECT charge FROM processed_commands WHERE kind = \(bind: log.kind) AND command_id = \(bind: commandID.rawValue)
-                """).first().map { StoredRow($0, of: "processed_commands") }
+                """
+            ).first().map { StoredRow($0, of: "processed_commands") }
             guard let row, try !row.isNull("charge") else { return nil }
             return try row.json("charge", as: ChargeRecord.self)
         }

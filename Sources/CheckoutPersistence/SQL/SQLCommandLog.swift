@@ -19,8 +19,11 @@ struct SQLCommandLog: Sendable {
     /// A worker died when it named itself as the claim's owner and its row in `workers` is gone or out of
     /// date on the database's clock. A claim taken before owners were recorded names nobody and waits for
     /// its lease; this worker's own claims are never dead to it.
-    func takeClaim(_ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, on database: any SQLDatabase) async throws -> Bool {
-        try await database.raw("""
+    func takeClaim(
+        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, on database: any SQLDatabase
+    ) async throws -> Bool {
+        try await database.raw(
+            """
             INSERT INTO processed_commands (kind, command_id, lease_until, digest, owner)
             VALUES (\(bind: kind), \(bind: commandID.rawValue), \(bind: leaseUntil.timeIntervalSince1970), \(bind: digest?.rawValue),
                     \(bind: owner.worker))
@@ -32,15 +35,18 @@ struct SQLCommandLog: Sendable {
                        SELECT 1 FROM workers
                        WHERE workers.id = processed_commands.owner AND workers.alive_until > \(unsafeRaw: database.secondsSince1970))))
             RETURNING command_id
-            """).first() != nil
+            """
+        ).first() != nil
     }
 
     /// The recorded outcome (JSON), the lease and the digest of a command, or nil if it has no row.
     func entry(_ commandID: CommandID, on database: any SQLDatabase) async throws -> StoredRow? {
-        try await database.raw("""
+        try await database.raw(
+            """
             SELECT outcome, lease_until, digest FROM processed_commands
             WHERE kind = \(bind: kind) AND command_id = \(bind: commandID.rawValue)
-            """).first().map { StoredRow($0, of: "processed_commands") }
+            """
+        ).first().map { StoredRow($0, of: "processed_commands") }
     }
 
     /// Records `outcome` if the command has none, and returns nil; otherwise returns the recorded one.
@@ -52,28 +58,34 @@ struct SQLCommandLog: Sendable {
         for commandID: CommandID,
         on database: any SQLDatabase
     ) async throws -> RecordedOutcome<Outcome>? {
-        let recorded = try await database.raw("""
-            INSERT INTO processed_commands (kind, command_id, outcome, recorded_at, digest)
-            VALUES (\(bind: kind), \(bind: commandID.rawValue), \(bind: try StoredJSON.text(outcome)), \(bind: Date().timeIntervalSince1970),
-                    \(bind: digest?.rawValue))
-            ON CONFLICT (kind, command_id) DO UPDATE SET outcome = excluded.outcome, recorded_at = excluded.recorded_at, lease_until = NULL,
-                digest = COALESCE(excluded.digest, processed_commands.digest)
-            WHERE processed_commands.outcome IS NULL
-            RETURNING command_id
-            """).first() != nil
+        let recorded =
+            try await database.raw(
+                """
+                INSERT INTO processed_commands (kind, command_id, outcome, recorded_at, digest)
+                VALUES (\(bind: kind), \(bind: commandID.rawValue), \(bind: try StoredJSON.text(outcome)), \(bind: Date().timeIntervalSince1970),
+                        \(bind: digest?.rawValue))
+                ON CONFLICT (kind, command_id) DO UPDATE SET outcome = excluded.outcome, recorded_at = excluded.recorded_at, lease_until = NULL,
+                    digest = COALESCE(excluded.digest, processed_commands.digest)
+                WHERE processed_commands.outcome IS NULL
+                RETURNING command_id
+                """
+            ).first() != nil
         guard !recorded else { return nil }
         guard let entry = try await entry(commandID, on: database) else {
             throw PersistenceError(code: .unreadableRow, context: "command \(commandID) has no outcome after one was recorded")
         }
-        return RecordedOutcome(try entry.json("outcome", as: Outcome.self), digest: try entry.value("digest", as: String?.self).map(CommandDigest.init))
+        return RecordedOutcome(
+            try entry.json("outcome", as: Outcome.self), digest: try entry.value("digest", as: String?.self).map(CommandDigest.init))
     }
 
     /// Frees an unfinished claim of this worker's; one another worker took over is left to it. The row
     /// stays, expired, with its digest (the id stays the command's) and its charge (the next attempt's).
     func release(_ commandID: CommandID, on database: any SQLDatabase) async throws {
-        try await database.raw("""
+        try await database.raw(
+            """
             UPDATE processed_commands SET lease_until = 0, owner = NULL
             WHERE kind = \(bind: kind) AND command_id = \(bind: commandID.rawValue) AND outcome IS NULL AND owner = \(bind: owner.worker)
-            """).run()
+            """
+        ).run()
     }
 }

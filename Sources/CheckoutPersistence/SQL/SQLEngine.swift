@@ -13,7 +13,9 @@ protocol SQLEngine: Sendable {
 
     /// Runs `body` in one transaction, all or nothing, holding SQLite's write lock from its start
     /// (`BEGIN IMMEDIATE`), so that concurrent writers wait for each other instead of failing at commit.
-    func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>) async throws -> Result
+    func transaction<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>
+    ) async throws -> Result
 
     /// Inside a transaction: waits until no other process is migrating the database.
     func lockForMigrations(_ database: any SQLDatabase) async throws

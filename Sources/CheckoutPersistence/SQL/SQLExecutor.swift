@@ -5,7 +5,9 @@ struct SQLExecutor: Sendable {
     let engine: any SQLEngine
 
     /// Statements that only read; `context` says what for, in errors.
-    func read<Result: Sendable>(_ context: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+    func read<Result: Sendable>(
+        _ context: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
         do {
             return try await withinCallTimeout(context) { [engine] in try await engine.read(body) }
         } catch {
@@ -14,7 +16,9 @@ struct SQLExecutor: Sendable {
     }
 
     /// Statements that may write, each atomic on its own, outside a transaction; `context` says what for, in errors.
-    func autocommit<Result: Sendable>(_ context: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
+    func autocommit<Result: Sendable>(
+        _ context: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
         do {
             return try await withinCallTimeout(context) { [engine] in try await engine.withConnection(body) }
         } catch {
@@ -34,7 +38,9 @@ struct SQLExecutor: Sendable {
         }
     }
 
-    private func withinCallTimeout<Result: Sendable>(_ context: String, _ call: @escaping @Sendable () async throws -> Result) async throws -> Result {
+    private func withinCallTimeout<Result: Sendable>(
+        _ context: String, _ call: @escaping @Sendable () async throws -> Result
+    ) async throws -> Result {
         guard let deadline = engine.callDeadline else { return try await call() }
         return try await deadline.run(context, call)
     }

@@ -21,18 +21,21 @@ struct SQLOrders: OrderRepository {
     ) async throws -> OrderPlacementResult {
         if executor.engine.hasStoredFunctions {
             return try await executor.autocommit("placing order \(order.id)") { [commands] database in
-                try await Self.placeInOneCall(order, fromCartVersion: cartVersion, recording: outcome, for: commandID, kind: commands.kind, on: database)
+                try await Self.placeInOneCall(
+                    order, fromCartVersion: cartVersion, recording: outcome, for: commandID, kind: commands.kind, on: database)
             }
         }
         return try await executor.write("placing order \(order.id)") { [commands] database in
             if let recorded = try await commands.record(outcome, for: commandID, on: database) {
                 return .rollback(.commandAlreadyHandled(recorded.outcome))
             }
-            let checkedOut = try await database.raw("""
+            let checkedOut = try await database.raw(
+                """
                 UPDATE carts SET checked_out = TRUE
                 WHERE id = \(bind: order.cartID.rawValue) AND version = \(bind: cartVersion) AND checked_out = FALSE
                 RETURNING id
-                """).first()
+                """
+            ).first()
             guard checkedOut != nil else { return .rollback(.cartChanged) }
             let short = try await Self.takeStock(of: order.lines, on: database)
             guard short.isEmpty else {
@@ -53,7 +56,8 @@ struct SQLOrders: OrderRepository {
         on database: any SQLDatabase
     ) async throws -> OrderPlacementResult {
         let stock = wantedStock(of: order.lines)
-        let row = try await database.raw("""
+        let row = try await database.raw(
+            """
             SELECT result, short_skus, recorded_outcome FROM checkout_place_order(
                 \(bind: kind), \(bind: commandID.rawValue), \(bind: try StoredJSON.text(outcome)), \(bind: Date().timeIntervalSince1970),
                 \(bind: order.id.rawValue), \(bind: order.cartID.rawValue), \(bind: cartVersion), \(bind: order.customerID.rawValue),
@@ -62,7 +66,8 @@ struct SQLOrders: OrderRepository {
                 \(bind: stock.map(\.key.rawValue)), \(bind: stock.map(\.value)),
                 \(bind: order.lines.map(\.sku.rawValue)), \(bind: order.lines.map(\.quantity)),
                 \(bind: order.lines.map(\.unitPrice.minorUnits)), \(bind: order.lines.map(\.lineTotal.minorUnits)))
-            """).first().map { StoredRow($0, of: "checkout_place_order") }
+            """
+        ).first().map { StoredRow($0, of: "checkout_place_order") }
         switch try row?.value("result", as: String.self) {
         case "placed":
             return .placed
@@ -76,7 +81,8 @@ struct SQLOrders: OrderRepository {
         case "duplicate-order":
             throw PersistenceError(code: .duplicateOrder, context: "placing order \(order.id)")
         case let result:
-            throw PersistenceError(code: .unreadableRow, context: "checkout_place_order answered \(result ?? "no row") for order \(order.id)")
+            throw PersistenceError(
+                code: .unreadableRow, context: "checkout_place_order answered \(result ?? "no row") for order \(order.id)")
         }
     }
 
@@ -88,21 +94,24 @@ struct SQLOrders: OrderRepository {
     /// Order ids are the ids of the commands that place them, so an existing one means a defect: the
     /// transaction fails as a whole rather than leave an order with another command's lines.
     private static func insert(_ order: Order, on database: any SQLDatabase) async throws {
-        let inserted = try await database.raw("""
+        let inserted = try await database.raw(
+            """
             INSERT INTO orders (id, cart_id, customer_id, currency, total, payment_id, payment_amount, placed_at)
             VALUES (\(bind: order.id.rawValue), \(bind: order.cartID.rawValue), \(bind: order.customerID.rawValue),
                     \(bind: order.total.currency.rawValue), \(bind: order.total.minorUnits), \(bind: order.payment.id.rawValue),
                     \(bind: order.payment.amount.minorUnits), \(bind: order.placedAt.timeIntervalSince1970))
             ON CONFLICT (id) DO NOTHING
             RETURNING id
-            """).first()
+            """
+        ).first()
         guard inserted != nil else {
             throw PersistenceError(code: .duplicateOrder, context: "placing order \(order.id)")
         }
         var lines: SQLQueryString = "INSERT INTO order_lines (order_id, line_number, sku, quantity, unit_price, line_total) VALUES "
         for (number, line) in order.lines.enumerated() {
             lines.appendLiteral(number == 0 ? "" : ", ")
-            lines.appendInterpolation("""
+            lines.appendInterpolation(
+                """
                 (\(bind: order.id.rawValue), \(bind: number), \(bind: line.sku.rawValue), \(bind: line.quantity), \
                 \(bind: line.unitPrice.minorUnits), \(bind: line.lineTotal.minorUnits))
                 """ as SQLQueryString)
@@ -120,11 +129,13 @@ struct SQLOrders: OrderRepository {
             quantity.appendInterpolation(" WHEN \(bind: sku.rawValue) THEN \(bind: count)" as SQLQueryString)
         }
         quantity.appendLiteral(" END")
-        let taken = try await database.raw("""
+        let taken = try await database.raw(
+            """
             UPDATE products SET stock = stock - \(quantity)
             WHERE sku IN (\(binds: wanted.map(\.key.rawValue))) AND stock >= \(quantity)
             RETURNING sku
-            """).all()
+            """
+        ).all()
         let takenSKUs = try Set(taken.map { try StoredRow($0, of: "products").value("sku", as: String.self) })
         return Set(wanted.map(\.key).filter { !takenSKUs.contains($0.rawValue) })
     }

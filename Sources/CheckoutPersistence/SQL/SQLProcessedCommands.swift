@@ -22,7 +22,8 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
                 }
                 return .inProgress(until: try entry.date("lease_until"))
             }
-            throw RetryableError(code: .databaseUnavailable, context: "command \(commandID) was claimed and released three times while claiming it")
+            throw RetryableError(
+                code: .databaseUnavailable, context: "command \(commandID) was claimed and released three times while claiming it")
         }
     }
 

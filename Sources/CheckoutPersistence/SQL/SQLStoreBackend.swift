@@ -23,13 +23,15 @@ struct SQLStoreBackend: StoreBackend {
                 if known.insert(product.sku.rawValue).inserted {
                     inserted += 1
                 }
-                try await database.raw("""
+                try await database.raw(
+                    """
                     INSERT INTO products (sku, name, unit_price, currency, stock, active)
                     VALUES (\(bind: product.sku.rawValue), \(bind: product.name), \(bind: product.price.minorUnits),
                             \(bind: product.price.currency.rawValue), \(bind: product.stock), \(bind: product.isActive))
                     ON CONFLICT (sku) DO UPDATE SET name = excluded.name, unit_price = excluded.unit_price,
                         currency = excluded.currency, stock = excluded.stock, active = excluded.active
-                    """).run()
+                    """
+                ).run()
             }
             return .commit(CatalogImportReport(inserted: inserted, updated: products.count - inserted))
         }
@@ -37,10 +39,12 @@ struct SQLStoreBackend: StoreBackend {
 
     func orders(forCart cartID: CartID) async throws -> [Order] {
         try await executor.read("loading the orders of cart \(cartID)") { database in
-            let rows = try await database.raw("""
+            let rows = try await database.raw(
+                """
                 SELECT id, cart_id, customer_id, currency, total, payment_id, payment_amount, placed_at
                 FROM orders WHERE cart_id = \(bind: cartID.rawValue) ORDER BY placed_at, id
-                """).all()
+                """
+            ).all()
             var orders: [Order] = []
             for row in rows {
                 orders.append(try await Self.order(from: StoredRow(row, of: "orders"), on: database))
@@ -64,9 +68,11 @@ struct SQLStoreBackend: StoreBackend {
 
     func secret(_ name: String, candidate: String) async throws -> String {
         try await executor.autocommit("reading the secret \(name)") { database in
-            try await database.raw("""
+            try await database.raw(
+                """
                 INSERT INTO worker_secrets (name, value) VALUES (\(bind: name), \(bind: candidate)) ON CONFLICT (name) DO NOTHING
-                """).run()
+                """
+            ).run()
             guard let row = try await database.raw("SELECT value FROM worker_secrets WHERE name = \(bind: name)").first() else {
                 throw PersistenceError(code: .unreadableRow, context: "the secret \(name) is missing after it was stored")
             }
@@ -89,9 +95,11 @@ struct SQLStoreBackend: StoreBackend {
     private static func order(from row: StoredRow, on database: any SQLDatabase) async throws -> Order {
         let id: OrderID = try row.identifier("id")
         let currency = try row.currency("currency")
-        let lineRows = try await database.raw("""
+        let lineRows = try await database.raw(
+            """
             SELECT sku, quantity, unit_price FROM order_lines WHERE order_id = \(bind: id.rawValue) ORDER BY line_number
-            """).all()
+            """
+        ).all()
         do {
             let lines = try lineRows.map { lineRow in
                 let line = StoredRow(lineRow, of: "order_lines")

@@ -13,11 +13,13 @@ struct SQLSyncCartStore: SyncCartStore {
     /// within one `IN` list.
     func snapshot(for commandID: CommandID, cart cartID: CartID, currency: CurrencyCode, skus: Set<SKU>) async throws -> SyncCartSnapshot {
         guard skus.count <= SQLLimits.bindsPerStatement else {
-            throw PersistenceError(code: .databaseFailure, context: "reading \(skus.count) products in one statement, over \(SQLLimits.bindsPerStatement)")
+            throw PersistenceError(
+                code: .databaseFailure, context: "reading \(skus.count) products in one statement, over \(SQLLimits.bindsPerStatement)")
         }
         return try await executor.read("reading cart \(cartID) for command \(commandID)") { [commands] database in
             let products: SQLQueryString = skus.isEmpty ? "1 = 0" : "products.sku IN (\(binds: skus.map(\.rawValue)))"
-            let rows = try await database.raw("""
+            let rows = try await database.raw(
+                """
                 SELECT processed_commands.outcome AS command_outcome, processed_commands.digest AS command_digest,
                        \(unsafeRaw: SQLCarts.columns),
                        EXISTS (SELECT 1 FROM products WHERE currency = \(bind: currency.rawValue)) AS priced,
@@ -27,7 +29,8 @@ struct SQLSyncCartStore: SyncCartStore {
                     AND processed_commands.command_id = \(bind: commandID.rawValue) AND processed_commands.outcome IS NOT NULL
                 LEFT JOIN carts ON carts.id = \(bind: cartID.rawValue)
                 LEFT JOIN products ON \(products)
-                """).all().map { StoredRow($0, of: "processed_commands, carts and products") }
+                """
+            ).all().map { StoredRow($0, of: "processed_commands, carts and products") }
             guard let first = rows.first else {
                 throw PersistenceError(code: .unreadableRow, context: "reading cart \(cartID): the statement returned no row")
             }
@@ -37,10 +40,12 @@ struct SQLSyncCartStore: SyncCartStore {
                 found[product.sku] = product
             }
             return SyncCartSnapshot(
-                recorded: try first.isNull("command_outcome") ? nil : RecordedOutcome(
-                    try first.json("command_outcome"),
-                    digest: try first.value("command_digest", as: String?.self).map(CommandDigest.init)
-                ),
+                recorded: try first.isNull("command_outcome")
+                    ? nil
+                    : RecordedOutcome(
+                        try first.json("command_outcome"),
+                        digest: try first.value("command_digest", as: String?.self).map(CommandDigest.init)
+                    ),
                 cart: try first.isNull("cart_id") ? nil : SQLCarts.cart(from: first),
                 isCurrencyPriced: try first.value("priced"),
                 products: found
@@ -84,25 +89,29 @@ struct SQLSyncCartStore: SyncCartStore {
         kind: String,
         on database: any SQLDatabase
     ) async throws -> SyncCartRecordResult {
-        let row = try await database.raw("""
+        let row = try await database.raw(
+            """
             SELECT result, current_version, recorded_outcome, recorded_digest FROM checkout_record_sync(
                 \(bind: kind), \(bind: commandID.rawValue), \(bind: try StoredJSON.text(outcome)), \(bind: digest?.rawValue),
                 \(bind: Date().timeIntervalSince1970), \(bind: cart.id.rawValue), \(bind: cart.customerID.rawValue), \(bind: cart.version),
                 \(bind: cart.currency.rawValue), \(bind: try StoredJSON.text(cart.lines)), \(bind: cart.isCheckedOut),
                 \(bind: cart.syncedAt.timeIntervalSince1970))
-            """).first().map { StoredRow($0, of: "checkout_record_sync") }
+            """
+        ).first().map { StoredRow($0, of: "checkout_record_sync") }
         switch try row?.value("result", as: String.self) {
         case "recorded":
             return .recorded
         case "version-conflict":
             return .versionConflict(currentVersion: try row!.value("current_version"))
         case "already-recorded":
-            return .alreadyRecorded(RecordedOutcome(
-                try row!.json("recorded_outcome"),
-                digest: try row!.value("recorded_digest", as: String?.self).map(CommandDigest.init)
-            ))
+            return .alreadyRecorded(
+                RecordedOutcome(
+                    try row!.json("recorded_outcome"),
+                    digest: try row!.value("recorded_digest", as: String?.self).map(CommandDigest.init)
+                ))
         case let result:
-            throw PersistenceError(code: .unreadableRow, context: "checkout_record_sync answered \(result ?? "no row") for command \(commandID)")
+            throw PersistenceError(
+                code: .unreadableRow, context: "checkout_record_sync answered \(result ?? "no row") for command \(commandID)")
         }
     }
 }

@@ -10,10 +10,12 @@ struct SQLWorkerLiveness: Sendable {
 
     /// Says that this worker is alive for `window` more seconds.
     func beat(window: Double, on database: any SQLDatabase) async throws {
-        try await database.raw("""
+        try await database.raw(
+            """
             INSERT INTO workers (id, alive_until) VALUES (\(bind: worker), \(unsafeRaw: database.secondsSince1970) + \(bind: window))
             ON CONFLICT (id) DO UPDATE SET alive_until = excluded.alive_until
-            """).run()
+            """
+        ).run()
     }
 
     /// Forgets every other worker, whose claims can then be taken over at once: for SQLite, where one
@@ -24,8 +26,10 @@ struct SQLWorkerLiveness: Sendable {
 
     /// Forgets this worker, at the end of a clean shutdown, and the rows of workers dead for an hour.
     func retire(on database: any SQLDatabase) async throws {
-        try await database.raw("""
+        try await database.raw(
+            """
             DELETE FROM workers WHERE id = \(bind: worker) OR alive_until < \(unsafeRaw: database.secondsSince1970) - 3600
-            """).run()
+            """
+        ).run()
     }
 }

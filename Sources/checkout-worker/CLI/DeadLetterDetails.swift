@@ -58,7 +58,8 @@ enum DeadLetterDetails {
         case .bytes(let bytes): "bytes \"\(escaped(bytes))\""
         case .timestamp(let timestamp): describe(timestamp)
         case .array(let values): "[" + values.map { describe($0, nested: true) }.joined(separator: ", ") + "]"
-        case .table(let table): "{" + table.sorted { $0.key < $1.key }.map { "\($0.key): \(describe($0.value, nested: true))" }.joined(separator: ", ") + "}"
+        case .table(let table):
+            "{" + table.sorted { $0.key < $1.key }.map { "\($0.key): \(describe($0.value, nested: true))" }.joined(separator: ", ") + "}"
         case .void: "null"
         }
     }
@@ -72,7 +73,8 @@ enum DeadLetterDetails {
 
     static func prettyJSON(_ body: [UInt8]) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]),
-              let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+            let data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
         else { return nil }
         return String(decoding: data, as: UTF8.self)
     }

@@ -6,7 +6,8 @@ struct DeadLettersPurgeSubcommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "purge",
         abstract: "Remove dead letters for good, and say how many.",
-        discussion: "--all empties the queue at once (also of what was dead-lettered since you listed it); IDs and --reason remove what matches and name each."
+        discussion:
+            "--all empties the queue at once (also of what was dead-lettered since you listed it); IDs and --reason remove what matches and name each."
     )
 
     @OptionGroup var selection: DeadLetterSelectionOptions

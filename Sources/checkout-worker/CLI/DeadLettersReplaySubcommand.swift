@@ -38,7 +38,9 @@ struct DeadLettersReplaySubcommand: AsyncParsableCommand {
                 case .duplicate(let letter, let original):
                     matched.append(letter)
                     duplicates += 1
-                    StandardOutput.line("\(would)remove \(Self.describe(letter)): the same command as the one at position \(original), replayed just before")
+                    StandardOutput.line(
+                        "\(would)remove \(Self.describe(letter)): the same command as the one at position \(original), replayed just before"
+                    )
                 case .kept(let letter, let reason):
                     matched.append(letter)
                     kept += 1
@@ -46,7 +48,8 @@ struct DeadLettersReplaySubcommand: AsyncParsableCommand {
                 }
             }
         }
-        let summary = dryRun
+        let summary =
+            dryRun
             ? "dry run: would replay \(replayed), remove \(duplicates) duplicates and keep \(kept); nothing was published or removed"
             : "replayed \(replayed), removed \(duplicates) duplicates, kept \(kept)"
         StandardOutput.line(summary)

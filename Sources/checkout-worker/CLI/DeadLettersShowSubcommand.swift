@@ -6,7 +6,8 @@ struct DeadLettersShowSubcommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Print a dead letter whole: its properties, headers and body; nothing is removed.",
-        discussion: "The body is printed as indented JSON when it is JSON, with its bytes escaped otherwise. A message_id shared by several dead letters shows each."
+        discussion:
+            "The body is printed as indented JSON when it is JSON, with its bytes escaped otherwise. A message_id shared by several dead letters shows each."
     )
 
     @Argument(help: "A position (as `list` shows it) or a message_id; id:NUMBER for a message_id that is a number.")

@@ -18,7 +18,8 @@ struct DeadLettersSubcommand: AsyncParsableCommand {
             and leaves what it does not remove in its place. Run one at a time: what one holds, another does not see.
             """,
         subcommands: [
-            DeadLettersListSubcommand.self, DeadLettersShowSubcommand.self, DeadLettersReplaySubcommand.self, DeadLettersPurgeSubcommand.self,
+            DeadLettersListSubcommand.self, DeadLettersShowSubcommand.self, DeadLettersReplaySubcommand.self,
+            DeadLettersPurgeSubcommand.self,
         ]
     )
 

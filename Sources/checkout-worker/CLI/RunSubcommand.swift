@@ -18,14 +18,16 @@ struct RunSubcommand: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try readSettings(broker, database, payments, worker, as: WorkerConfiguration.init(reading:))
-        LoggingBootstrap.bootstrap(format: configuration.logFormat, level: configuration.logLevel, metadataProvider: TracingBackend.logMetadata)
+        LoggingBootstrap.bootstrap(
+            format: configuration.logFormat, level: configuration.logLevel, metadataProvider: TracingBackend.logMetadata)
         let logger = Logger(label: "checkout-worker")
         logger.info("starting", metadata: configuration.loggable)
         let worker: Worker
         do {
             let tracing = try TracingBackend.make(environment: ProcessInfo.processInfo.environment, logger: logger)
             if tracing.exporter != nil { logger.info("exporting traces over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)") }
-            worker = try await buildWorker(configuration: configuration, logger: logger, metrics: MetricsBootstrap.bootstrap(), tracing: tracing)
+            worker = try await buildWorker(
+                configuration: configuration, logger: logger, metrics: MetricsBootstrap.bootstrap(), tracing: tracing)
         } catch {
             logger.critical("could not start", error: error)
             throw ExitCode.failure

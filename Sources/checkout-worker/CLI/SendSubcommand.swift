@@ -41,7 +41,9 @@ struct SendSubcommand: AsyncParsableCommand {
     @Flag(help: "Wait for the result event (through a reply_to queue) and print it.")
     var wait = false
 
-    @Option(help: "How long to wait for the result with --wait, a duration such as 30s or 2m (default 30s).", transform: SendSubcommand.duration)
+    @Option(
+        help: "How long to wait for the result with --wait, a duration such as 30s or 2m (default 30s).", transform: SendSubcommand.duration
+    )
     var timeout: Duration = .seconds(30)
 
     @OptionGroup(title: "Broker") var broker: BrokerSettings
@@ -63,7 +65,8 @@ struct SendSubcommand: AsyncParsableCommand {
 
     private func send(_ body: [UInt8], over connection: AMQPConnection) async throws {
         let messageID = messageID ?? UUID().uuidString.lowercased()
-        var properties = AMQPProperties(contentType: "application/json", deliveryMode: .persistent, messageID: messageID, timestamp: AMQPTimestamp(Date()))
+        var properties = AMQPProperties(
+            contentType: "application/json", deliveryMode: .persistent, messageID: messageID, timestamp: AMQPTimestamp(Date()))
 
         var replies: AMQPConsumer?
         if wait {
@@ -72,14 +75,15 @@ struct SendSubcommand: AsyncParsableCommand {
             replies = try await connection.consume(queue: queue, prefetch: 1)
             properties.replyTo = queue
         }
-        try await connection.publish(AMQPMessage(
-            // Only the contract's name of the commands exchange is read from it.
-            exchange: MessagingConfiguration(concurrency: 1).commandsExchange,
-            routingKey: kind.command.routingKey,
-            properties: properties,
-            body: body,
-            mandatory: true
-        ))
+        try await connection.publish(
+            AMQPMessage(
+                // Only the contract's name of the commands exchange is read from it.
+                exchange: MessagingConfiguration(concurrency: 1).commandsExchange,
+                routingKey: kind.command.routingKey,
+                properties: properties,
+                body: body,
+                mandatory: true
+            ))
         print("sent \(kind.command.routingKey) with message_id \(messageID)")
         guard let replies else { return }
 
@@ -129,7 +133,7 @@ struct SendSubcommand: AsyncParsableCommand {
 
     private static func pretty(_ body: [UInt8]) -> String {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)),
-              let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         else { return String(decoding: body, as: UTF8.self) }
         return String(decoding: data, as: UTF8.self)
     }

@@ -46,9 +46,12 @@ func buildWorker(
     if let catalogFile = configuration.catalogFile {
         do {
             let report = try await store.importCatalog(try CatalogFileReader.products(at: catalogFile))
-            logger.info("imported the start-up catalog", metadata: [
-                "file.path": "\(catalogFile)", "catalog.inserted": .stringConvertible(report.inserted), "catalog.updated": .stringConvertible(report.updated),
-            ])
+            logger.info(
+                "imported the start-up catalog",
+                metadata: [
+                    "file.path": "\(catalogFile)", "catalog.inserted": .stringConvertible(report.inserted),
+                    "catalog.updated": .stringConvertible(report.updated),
+                ])
         } catch {
             for resource in resources { await resource.close() }
             throw SubcommandFailure("\(WorkerSettings.catalogFile.environmentName): nothing imported: \(error)")
@@ -89,7 +92,9 @@ func buildWorker(
         port: configuration.httpPort,
         readinessChecks: [
             ReadinessCheck("broker") { connection.isConnected },
-            ReadinessCheck("database") { try await store.checkReachable(); return true },
+            ReadinessCheck("database") {
+                try await store.checkReachable(); return true
+            },
             ReadinessCheck("consumers") { commands.isConsuming },
         ],
         registry: metrics.registry,
@@ -102,7 +107,9 @@ func buildWorker(
     services.append(.init(service: LivenessService(store: store, logger: logger)))
     if let exporter = tracing.exporter { services.append(.init(service: exporter)) }
     services.append(.init(service: SampledMetricsService(connection: connection, database: store.statistics, factory: metrics.factory)))
-    services.append(.init(service: commands, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup))
+    services.append(
+        .init(service: commands, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup)
+    )
     var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
     groupConfiguration.maximumCancellationDuration = .seconds(5)
@@ -111,7 +118,9 @@ func buildWorker(
 
 /// The use cases as the worker runs them: over the store and the payment processor, with their
 /// outputs and themselves wrapped in logging and metrics.
-private func useCases(store: CheckoutStore, payments: any PaymentProcessor, claimLease: Duration, metrics: any MetricsFactory) -> UseCaseFactory {
+private func useCases(
+    store: CheckoutStore, payments: any PaymentProcessor, claimLease: Duration, metrics: any MetricsFactory
+) -> UseCaseFactory {
     let lease = Double(claimLease.components.seconds) + Double(claimLease.components.attoseconds) / 1e18
     return UseCaseFactory(
         syncCart: { output, logger in

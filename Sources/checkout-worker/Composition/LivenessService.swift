@@ -20,9 +20,11 @@ struct LivenessService: Service {
                     failures = 0
                 } catch {
                     failures += 1
-                    logger.warning("could not renew this worker's liveness; its claims may be taken over", error: error, metadata: [
-                        "liveness.failures": .stringConvertible(failures),
-                    ])
+                    logger.warning(
+                        "could not renew this worker's liveness; its claims may be taken over", error: error,
+                        metadata: [
+                            "liveness.failures": .stringConvertible(failures)
+                        ])
                 }
                 try? await Task.sleep(for: CheckoutStore.livenessInterval)
             }

@@ -21,7 +21,7 @@ struct DatabaseSettings: SettingGroup {
         let databaseURL = try config.value(url) { $0 }
         let scheme = databaseURL.lowercased()
         guard ["sqlite://", "postgres://", "postgresql://", "memory://"].contains(where: { scheme.hasPrefix($0) }),
-              databaseURL.count > "sqlite://".count || scheme == "memory://"
+            databaseURL.count > "sqlite://".count || scheme == "memory://"
         else {
             throw url.invalid(SecretMasking.maskingPasswords(in: databaseURL))
         }

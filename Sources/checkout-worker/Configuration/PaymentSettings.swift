@@ -4,7 +4,8 @@ import Configuration
 
 /// The payment processor: what only `run` needs.
 struct PaymentSettings: SettingGroup {
-    static let processor = Setting("checkout.payment.processor", accepts: "sandbox or stripe", help: "sandbox or stripe", default: "sandbox")
+    static let processor = Setting(
+        "checkout.payment.processor", accepts: "sandbox or stripe", help: "sandbox or stripe", default: "sandbox")
     static let stripeAPIKey = Setting(
         "checkout.stripe.apiKey", accepts: "a Stripe secret key (required with CHECKOUT_PAYMENT_PROCESSOR=stripe)",
         help: "Stripe's secret key", isSecret: true

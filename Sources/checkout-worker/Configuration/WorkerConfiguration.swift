@@ -40,11 +40,12 @@ struct WorkerConfiguration: Sendable {
         // A command mostly waits (database, payment gateway, broker confirms), so the worker handles every
         // delivery it holds at once: the prefetch of each command queue. Cores are no bound for waiting.
         let prefetch = try config.integer(WorkerSettings.prefetch, in: 1...65535)
-        let concurrency = if config.text(WorkerSettings.concurrency) == nil {
-            min(prefetch * CommandKind.allCases.count, 1000)
-        } else {
-            try config.integer(WorkerSettings.concurrency, in: 1...1000)
-        }
+        let concurrency =
+            if config.text(WorkerSettings.concurrency) == nil {
+                min(prefetch * CommandKind.allCases.count, 1000)
+            } else {
+                try config.integer(WorkerSettings.concurrency, in: 1...1000)
+            }
         messaging = MessagingConfiguration(concurrency: concurrency)
         messaging.prefetch = UInt16(prefetch)
         messaging.queueType = try config.value(WorkerSettings.queueType, QueueType.init(rawValue:))

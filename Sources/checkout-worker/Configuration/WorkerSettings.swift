@@ -10,7 +10,8 @@ struct WorkerSettings: SettingGroup {
         "checkout.catalog.file", accepts: "a readable JSON file of products, as `checkout-worker catalog import` takes",
         help: "Products to import (upsert) at start-up, as `catalog import` does"
     )
-    static let prefetch = Setting("checkout.prefetch", accepts: "a whole number from 1 to 65535", help: "Unacknowledged deliveries per consumer", default: "50")
+    static let prefetch = Setting(
+        "checkout.prefetch", accepts: "a whole number from 1 to 65535", help: "Unacknowledged deliveries per consumer", default: "50")
     static let concurrency = Setting(
         "checkout.concurrency", accepts: "a whole number from 1 to 1000",
         help: "Commands handled at once; by default the prefetch of both command queues, at most 1000"
@@ -21,7 +22,8 @@ struct WorkerSettings: SettingGroup {
         help: "Delays before each retry", default: "1s,5s,30s,2m,10m"
     )
     static let httpPort = Setting(
-        "checkout.http.port", accepts: "a port number from 0 to 65535", help: "Port of /health/live, /health/ready and /metrics; 0 for any free one", default: "8080"
+        "checkout.http.port", accepts: "a port number from 0 to 65535",
+        help: "Port of /health/live, /health/ready and /metrics; 0 for any free one", default: "8080"
     )
     static let logLevel = Setting(
         "checkout.log.level", accepts: "trace, debug, info, notice, warning, error or critical",
@@ -29,7 +31,8 @@ struct WorkerSettings: SettingGroup {
     )
     static let logFormat = Setting("checkout.log.format", accepts: "json or text", help: "json or text", default: "json")
     static let shutdownGracePeriod = Setting(
-        "checkout.shutdown.gracePeriod", accepts: "a duration such as 30s or 2m", help: "Time to finish in-flight commands after SIGTERM", default: "30s"
+        "checkout.shutdown.gracePeriod", accepts: "a duration such as 30s or 2m", help: "Time to finish in-flight commands after SIGTERM",
+        default: "30s"
     )
     static let claimLease = Setting(
         "checkout.claim.lease", accepts: "a duration from 1s to 24h, such as 2m",
@@ -63,7 +66,8 @@ struct WorkerSettings: SettingGroup {
         [
             (Self.databasePoolSize, databasePoolSize), (Self.catalogFile, catalogFile), (Self.prefetch, prefetch),
             (Self.concurrency, concurrency), (Self.queueType, queueType), (Self.retryDelays, retryDelays), (Self.httpPort, httpPort),
-            (Self.logLevel, logLevel), (Self.logFormat, logFormat), (Self.shutdownGracePeriod, shutdownGracePeriod), (Self.claimLease, claimLease),
+            (Self.logLevel, logLevel), (Self.logFormat, logFormat), (Self.shutdownGracePeriod, shutdownGracePeriod),
+            (Self.claimLease, claimLease),
         ]
     }
 }

@@ -1,4 +1,3 @@
-@testable import CheckoutMessaging
 import CheckoutDomain
 import CheckoutMessagingTesting
 import CheckoutPayments
@@ -8,6 +7,8 @@ import Logging
 import Metrics
 import RabbitMQ
 import Tracing
+
+@testable import CheckoutMessaging
 
 /// The command handler over the in-memory broker and the in-memory store, running the real use cases
 /// with the sandbox payment processor; a test lines up sync-cart failures in `failures`.
@@ -31,8 +32,9 @@ struct CommandHandlerSUT {
         let configuration = try configuration()
         let signer = RetrySigner(key: Array(repeating: 7, count: 32))
         let failures = ExecutionFailures()
-        let handler = try await makeHandler(over: broker, configuration: configuration, signer: signer, failures: failures,
-                                            pauseBeforeRequeue: pauseBeforeRequeue)
+        let handler = try await makeHandler(
+            over: broker, configuration: configuration, signer: signer, failures: failures,
+            pauseBeforeRequeue: pauseBeforeRequeue)
         return CommandHandlerSUT(handler: handler, broker: broker, configuration: configuration, signer: signer, failures: failures)
     }
 
@@ -54,7 +56,8 @@ struct CommandHandlerSUT {
         let store = CheckoutStore.inMemory()
         let eur = try CurrencyCode("EUR")
         _ = try await store.importCatalog([
-            Product(sku: try SKU("SKU-RED-M"), name: "Red T-shirt, M", price: Money(minorUnits: 2999, currency: eur), stock: 10, isActive: true),
+            Product(
+                sku: try SKU("SKU-RED-M"), name: "Red T-shirt, M", price: Money(minorUnits: 2999, currency: eur), stock: 10, isActive: true)
         ])
         let payments = SandboxPaymentProcessor()
         let now: @Sendable () -> Date = { Self.now }
@@ -66,8 +69,9 @@ struct CommandHandlerSUT {
                 )
             },
             placeOrder: { output, _ in
-                PlaceOrderUseCase(carts: store.carts, catalog: store.catalog, orders: store.orders, payments: payments, charges: store.charges,
-                                  processedCommands: store.placeOrderCommands, output: output, now: now)
+                PlaceOrderUseCase(
+                    carts: store.carts, catalog: store.catalog, orders: store.orders, payments: payments, charges: store.charges,
+                    processedCommands: store.placeOrderCommands, output: output, now: now)
             }
         )
         return CommandHandler(
@@ -94,8 +98,9 @@ struct CommandHandlerSUT {
         bodySize: Int? = nil,
         headersTruncated: Bool = false
     ) async -> InMemoryDelivery {
-        let delivery = broker.deliver(routingKey: routingKey ?? kind.routingKey, properties: properties, body: body, bodySize: bodySize,
-                                      headersTruncated: headersTruncated)
+        let delivery = broker.deliver(
+            routingKey: routingKey ?? kind.routingKey, properties: properties, body: body, bodySize: bodySize,
+            headersTruncated: headersTruncated)
         await handler.handle(delivery, kind: kind)
         return delivery
     }
@@ -111,7 +116,8 @@ struct CommandHandlerSUT {
     /// wants (a command is acked only after its event, retry or dead letter was confirmed); nil otherwise.
     func settledLast(_ delivery: InMemoryDelivery) -> InMemoryDelivery.Settlement? {
         guard broker.settlements(of: delivery).count == 1,
-              case .settled(delivery.deliveryTag, let settlement) = broker.events.last else { return nil }
+            case .settled(delivery.deliveryTag, let settlement) = broker.events.last
+        else { return nil }
         return settlement
     }
 

@@ -20,20 +20,22 @@ enum PaymentProcessorSubject: CaseIterable, CustomTestStringConvertible {
         switch self {
         case .sandbox:
             let sandbox = SandboxPaymentProcessor()
-            try await body(PaymentProcessorSUT(
-                processor: sandbox,
-                genericDeclineCode: DeclineCode("card_declined"),
-                chargeCount: { key in await sandbox.charges.count { $0.idempotencyKey == key } },
-                refundCount: { id in await sandbox.refunds.count { $0.id == id } }
-            ))
+            try await body(
+                PaymentProcessorSUT(
+                    processor: sandbox,
+                    genericDeclineCode: DeclineCode("card_declined"),
+                    chargeCount: { key in await sandbox.charges.count { $0.idempotencyKey == key } },
+                    refundCount: { id in await sandbox.refunds.count { $0.id == id } }
+                ))
         case .stripeOnFake:
             try await TestStripe.withFakeStripe { processor, server in
-                try await body(PaymentProcessorSUT(
-                    processor: processor,
-                    genericDeclineCode: DeclineCode("generic_decline"),
-                    chargeCount: { key in server.ledger.charges(forCommand: key.rawValue).count },
-                    refundCount: { id in server.ledger.refunds(ofPaymentIntent: id.rawValue).count }
-                ))
+                try await body(
+                    PaymentProcessorSUT(
+                        processor: processor,
+                        genericDeclineCode: DeclineCode("generic_decline"),
+                        chargeCount: { key in server.ledger.charges(forCommand: key.rawValue).count },
+                        refundCount: { id in server.ledger.refunds(ofPaymentIntent: id.rawValue).count }
+                    ))
             }
         }
     }

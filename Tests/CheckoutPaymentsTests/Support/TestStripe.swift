@@ -13,7 +13,9 @@ enum TestStripe {
     }()
 
     /// Runs `body` with a fake Stripe started with `options`, shut down afterwards.
-    static func withServer<T>(_ options: FakeStripeOptions = FakeStripeOptions(), _ body: (FakeStripeServer) async throws -> T) async throws -> T {
+    static func withServer<T>(
+        _ options: FakeStripeOptions = FakeStripeOptions(), _ body: (FakeStripeServer) async throws -> T
+    ) async throws -> T {
         let server = try await FakeStripeServer.start(options: options)
         do {
             let result = try await body(server)

@@ -49,7 +49,9 @@ enum Fixtures {
     }
 
     /// PlaceOrder as the worker builds it, over every port of `store`.
-    static func placeOrder(over store: CheckoutStore, payments: any PaymentProcessor, output: any PlaceOrderUseCaseOutput) -> PlaceOrderUseCase {
+    static func placeOrder(
+        over store: CheckoutStore, payments: any PaymentProcessor, output: any PlaceOrderUseCaseOutput
+    ) -> PlaceOrderUseCase {
         PlaceOrderUseCase(
             carts: store.carts,
             catalog: store.catalog,

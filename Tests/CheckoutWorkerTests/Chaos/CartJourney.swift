@@ -12,7 +12,7 @@ struct CartJourney {
 
         init?(_ answer: ObservedEvent?) {
             guard let answer, answer.type == "cart.synced",
-                  let version = answer.json["version"] as? Int, let subtotal = answer.json["subtotal"] as? Int
+                let version = answer.json["version"] as? Int, let subtotal = answer.json["subtotal"] as? Int
             else { return nil }
             self.version = version
             self.subtotal = Int64(subtotal)
@@ -32,13 +32,16 @@ struct CartJourney {
         }
         if load.isSyncedByStranger(index) {
             let stranger = "stranger-\(load.runID)-\(index)"
-            _ = try await client.ask(load.syncCart(index, step: "sync-stranger", baseVersion: cart.version, items: load.items(index), customer: stranger))
+            _ = try await client.ask(
+                load.syncCart(index, step: "sync-stranger", baseVersion: cart.version, items: load.items(index), customer: stranger))
         }
         if load.hasInvalidSync(index) {
             _ = try await client.ask(load.invalidSync(index, baseVersion: cart.version))
         }
         if load.isSyncedTwice(index),
-           let synced = SyncedCart(try await client.ask(load.syncCart(index, step: "sync-2", baseVersion: cart.version, items: load.changedItems(index)))) {
+            let synced = SyncedCart(
+                try await client.ask(load.syncCart(index, step: "sync-2", baseVersion: cart.version, items: load.changedItems(index))))
+        {
             cart = synced
         }
         if load.hasInvalidOrder(index) {

@@ -38,10 +38,11 @@ final class ChaosClient: Sendable {
         let deadLetters = MessageInbox()
         do {
             try await connection.declare(CheckoutTopology.make(messaging))
-            try await connection.declare(AMQPTopology(
-                queues: [.init(name: Self.eventQueue, arguments: ["x-queue-type": .string(messaging.queueType.rawValue)])],
-                bindings: [.init(queue: Self.eventQueue, exchange: messaging.eventsExchange, routingKey: "#")]
-            ))
+            try await connection.declare(
+                AMQPTopology(
+                    queues: [.init(name: Self.eventQueue, arguments: ["x-queue-type": .string(messaging.queueType.rawValue)])],
+                    bindings: [.init(queue: Self.eventQueue, exchange: messaging.eventsExchange, routingKey: "#")]
+                ))
             let eventStream = try await connection.consume(queue: Self.eventQueue, prefetch: 1000)
             let deadLetterStream = try await connection.consume(queue: messaging.deadLetter, prefetch: 100)
             consumers = Task {
@@ -98,9 +99,13 @@ final class ChaosClient: Sendable {
     /// Publishes the command once (a client's deliberate duplicate when called again), persistent and
     /// confirmed, with its ``ChaosCommand/messageID`` and its own id as `correlation_id`.
     func publish(_ command: ChaosCommand) async throws {
-        var properties = AMQPProperties(contentType: "application/json", deliveryMode: .persistent, correlationID: command.id, messageID: command.messageID)
+        var properties = AMQPProperties(
+            contentType: "application/json", deliveryMode: .persistent, correlationID: command.id, messageID: command.messageID)
         command.hostile?.apply(to: &properties)
-        try await publish(AMQPMessage(exchange: messaging.commandsExchange, routingKey: command.kind.routingKey, properties: properties, body: Array(command.body.utf8), mandatory: true))
+        try await publish(
+            AMQPMessage(
+                exchange: messaging.commandsExchange, routingKey: command.kind.routingKey, properties: properties,
+                body: Array(command.body.utf8), mandatory: true))
         sent.record(command)
     }
 
@@ -111,7 +116,10 @@ final class ChaosClient: Sendable {
             deliveryMode: .persistent,
             messageID: message.messageID
         )
-        try await publish(AMQPMessage(exchange: messaging.commandsExchange, routingKey: message.routingKey, properties: properties, body: message.body, mandatory: true))
+        try await publish(
+            AMQPMessage(
+                exchange: messaging.commandsExchange, routingKey: message.routingKey, properties: properties, body: message.body,
+                mandatory: true))
         sent.record(message)
     }
 
@@ -120,7 +128,8 @@ final class ChaosClient: Sendable {
         let deadline = ContinuousClock.now + .seconds(120)
         while true {
             do {
-                return try await Deadline.run("publishing \(message.properties.messageID ?? "a message")", within: .seconds(30)) { [connection] in
+                return try await Deadline.run("publishing \(message.properties.messageID ?? "a message")", within: .seconds(30)) {
+                    [connection] in
                     try await connection.publish(message)
                 }
             } catch let error as AMQPError where error.isRetryable && ContinuousClock.now < deadline {

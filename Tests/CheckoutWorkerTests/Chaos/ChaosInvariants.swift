@@ -40,11 +40,15 @@ struct ChaosInvariants {
             }
             let published = publishCounts[command.id] ?? 1
             if answers.count < published {
-                found.append("\(command.id) was published \(published) times and answered \(answers.count) times: a publish was lost (client duplicates must be replayed)")
+                found.append(
+                    "\(command.id) was published \(published) times and answered \(answers.count) times: a publish was lost (client duplicates must be replayed)"
+                )
             }
             if let expected = command.expectedReason {
                 if answer.reason != expected {
-                    found.append("\(command.id) re-used the message id \(command.messageID) with another body and was answered \(answer.type) \(answer.reason ?? ""), not \(expected)")
+                    found.append(
+                        "\(command.id) re-used the message id \(command.messageID) with another body and was answered \(answer.type) \(answer.reason ?? ""), not \(expected)"
+                    )
                 }
                 continue
             }
@@ -53,7 +57,9 @@ struct ChaosInvariants {
             }
             let stored = store.outcomes[command.id]
             if command.breaksRuleOfForm {
-                if answer.reason != "invalid-request" { found.append("\(command.id) breaks a rule of form but was answered \(answer.type) \(answer.reason ?? "")") }
+                if answer.reason != "invalid-request" {
+                    found.append("\(command.id) breaks a rule of form but was answered \(answer.type) \(answer.reason ?? "")")
+                }
                 if stored != nil { found.append("\(command.id) breaks a rule of form but has a stored outcome") }
             } else {
                 switch stored {
@@ -75,12 +81,18 @@ struct ChaosInvariants {
                     found.append("\(command.id) was answered order.placed but order \(orderID) is not stored")
                     continue
                 }
-                if order.cart != command.cart { found.append("order \(orderID) of \(command.id) is from \(order.cart), not \(command.cart)") }
-                if !commandCharges.contains(where: { $0.paymentIntentID == order.paymentID && $0.amount == order.total && !$0.isRefunded }) {
-                    found.append("order \(orderID) of \(command.id) has no matching kept charge (payment \(order.paymentID), \(order.total))")
+                if order.cart != command.cart {
+                    found.append("order \(orderID) of \(command.id) is from \(order.cart), not \(command.cart)")
+                }
+                if !commandCharges.contains(where: { $0.paymentIntentID == order.paymentID && $0.amount == order.total && !$0.isRefunded })
+                {
+                    found.append(
+                        "order \(orderID) of \(command.id) has no matching kept charge (payment \(order.paymentID), \(order.total))")
                 }
             } else if let kept = commandCharges.first(where: { !$0.isRefunded }) {
-                found.append("\(command.id) was answered \(answer.type) \(answer.reason ?? "") but its charge \(kept.paymentIntentID) was not refunded")
+                found.append(
+                    "\(command.id) was answered \(answer.type) \(answer.reason ?? "") but its charge \(kept.paymentIntentID) was not refunded"
+                )
             }
         }
         return found
@@ -89,18 +101,22 @@ struct ChaosInvariants {
     /// What every source says about a command that was never answered: the stored outcome, the
     /// gateway's charges, the dead letters with its id, and the queues that still hold messages.
     private func unanswered(_ command: ChaosCommand, charges: [FakeStripeCharge]) -> String {
-        let stored: String = switch store.outcomes[command.messageID] {
-        case nil: "no stored outcome"
-        case .some(nil): "claimed, no outcome"
-        case .some(let outcome?): "stored outcome \(outcome)"
-        }
-        let charged = charges.isEmpty ? "no charge" : "charges \(charges.map { "\($0.paymentIntentID) \($0.amount)\($0.isRefunded ? " refunded" : "")" })"
+        let stored: String =
+            switch store.outcomes[command.messageID] {
+            case nil: "no stored outcome"
+            case .some(nil): "claimed, no outcome"
+            case .some(let outcome?): "stored outcome \(outcome)"
+            }
+        let charged =
+            charges.isEmpty
+            ? "no charge" : "charges \(charges.map { "\($0.paymentIntentID) \($0.amount)\($0.isRefunded ? " refunded" : "")" })"
         let dead = deadLetters.filter { $0.properties.messageID == command.messageID }
             .map { $0.properties.headers?["x-error-reason"]?.stringValue ?? "?" }
         let letters = dead.isEmpty ? "not dead-lettered" : "dead-lettered \(dead)"
         let waiting = queues.filter { !$0.isEmpty }
         let queued = waiting.isEmpty ? "every queue empty" : "queues not empty: \(waiting)"
-        return "\(command.id) (\(command.kind.routingKey), message id \(command.messageID), published \(publishCounts[command.id] ?? 1)x) was never answered: database: \(stored); ledger: \(charged); \(letters); \(queued)"
+        return
+            "\(command.id) (\(command.kind.routingKey), message id \(command.messageID), published \(publishCounts[command.id] ?? 1)x) was never answered: database: \(stored); ledger: \(charged); \(letters); \(queued)"
     }
 
     /// Every charge is for a command that was sent, and is either refunded (in full, once) or paid an order.
@@ -119,7 +135,9 @@ struct ChaosInvariants {
             case (0, true): break
             case (1, false) where chargeRefunds[0].amount == charge.amount: break
             case (_, true): found.append("charge \(charge.paymentIntentID) of \(commandID) paid an order and was refunded")
-            default: found.append("charge \(charge.paymentIntentID) of \(commandID) was refunded \(chargeRefunds.map(\.amount)) for \(charge.amount)")
+            default:
+                found.append(
+                    "charge \(charge.paymentIntentID) of \(commandID) was refunded \(chargeRefunds.map(\.amount)) for \(charge.amount)")
             }
         }
         return found
@@ -128,7 +146,8 @@ struct ChaosInvariants {
     /// One order per cart, each with its lines, and each answered by an `order.placed` event.
     private func orderViolations() -> [String] {
         var found: [String] = []
-        let announced = Set(events.values.compactMap(\.first).filter { $0.type == "order.placed" }.compactMap { $0.json["orderId"] as? String })
+        let announced = Set(
+            events.values.compactMap(\.first).filter { $0.type == "order.placed" }.compactMap { $0.json["orderId"] as? String })
         for (cart, orders) in Dictionary(grouping: store.orders.values, by: \.cart) where orders.count > 1 {
             found.append("\(orders.count) orders are stored from \(cart)")
         }
@@ -162,7 +181,9 @@ struct ChaosInvariants {
                 found.append("\(cart) is at version \(stored.map { "\($0.version)" } ?? "none") after \(syncs[cart] ?? 0) successful syncs")
             }
             if stored?.checkedOut != ordered.contains(cart) {
-                found.append("\(cart) is \(stored?.checkedOut == true ? "" : "not ")checked out, and has \(ordered.contains(cart) ? "an" : "no") order")
+                found.append(
+                    "\(cart) is \(stored?.checkedOut == true ? "" : "not ")checked out, and has \(ordered.contains(cart) ? "an" : "no") order"
+                )
             }
         }
         for id in store.outcomes.keys where sent[id] == nil {

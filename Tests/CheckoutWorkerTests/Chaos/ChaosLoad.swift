@@ -122,9 +122,12 @@ struct ChaosLoad: Sendable {
         return MalformedMessage(tag: "\(runID)-\(index)-malformed", variant: variant)
     }
 
-    func syncCart(_ index: Int, step: String, baseVersion: Int, items: [(sku: String, quantity: Int)], customer: String? = nil) -> ChaosCommand {
+    func syncCart(
+        _ index: Int, step: String, baseVersion: Int, items: [(sku: String, quantity: Int)], customer: String? = nil
+    ) -> ChaosCommand {
         let lines = items.map { #"{"sku":"\#($0.sku)","quantity":\#($0.quantity)}"# }.joined(separator: ",")
-        let body = #"{"cartId":"\#(cart(index))","customerId":"\#(customer ?? self.customer(index))","baseVersion":\#(baseVersion),"currency":"EUR","items":[\#(lines)]}"#
+        let body =
+            #"{"cartId":"\#(cart(index))","customerId":"\#(customer ?? self.customer(index))","baseVersion":\#(baseVersion),"currency":"EUR","items":[\#(lines)]}"#
         var command = ChaosCommand(id: commandID(index, step), kind: .syncCart, cart: cart(index), body: body)
         command.hostile = hostile(index, step)
         return command
@@ -138,7 +141,8 @@ struct ChaosLoad: Sendable {
     }
 
     func placeOrder(_ index: Int, step: String, cartVersion: Int, expectedTotal: Int64, currency: String = "EUR") -> ChaosCommand {
-        let body = #"{"cartId":"\#(cart(index))","customerId":"\#(customer(index))","cartVersion":\#(cartVersion),"expectedTotal":\#(expectedTotal),"currency":"\#(currency)","payment":{"token":"\#(token(index))"}}"#
+        let body =
+            #"{"cartId":"\#(cart(index))","customerId":"\#(customer(index))","cartVersion":\#(cartVersion),"expectedTotal":\#(expectedTotal),"currency":"\#(currency)","payment":{"token":"\#(token(index))"}}"#
         var command = ChaosCommand(id: commandID(index, step), kind: .placeOrder, cart: cart(index), body: body)
         command.hostile = hostile(index, step)
         return command

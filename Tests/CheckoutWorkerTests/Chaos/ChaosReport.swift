@@ -25,10 +25,20 @@ struct ChaosReport {
         var rows: [(String, String)] = [
             ("duration", Self.seconds(duration)),
             ("carts", "\(carts)"),
-            ("commands sent", "\(commands.count) (cart.sync \(commands.filter { $0.kind == .syncCart }.count), order.place \(commands.filter { $0.kind == .placeOrder }.count), invalid-request \(commands.filter(\.breaksRuleOfForm).count))"),
+            (
+                "commands sent",
+                "\(commands.count) (cart.sync \(commands.filter { $0.kind == .syncCart }.count), order.place \(commands.filter { $0.kind == .placeOrder }.count), invalid-request \(commands.filter(\.breaksRuleOfForm).count))"
+            ),
             ("malformed sent", "\(sent.malformed.count)"),
-            ("publishes", "\(sent.publishes) (duplicates \(sent.publishCounts.values.reduce(0) { $0 + $1 - 1 }), of which the named client resend \(sent.clientResends.count); retried while the broker was away \(sent.publishRetries))"),
-            ("hostile properties", Dictionary(grouping: commands.compactMap(\.hostile), by: { $0 }).map { "\($0.key) \($0.value.count)" }.sorted().joined(separator: ", ")),
+            (
+                "publishes",
+                "\(sent.publishes) (duplicates \(sent.publishCounts.values.reduce(0) { $0 + $1 - 1 }), of which the named client resend \(sent.clientResends.count); retried while the broker was away \(sent.publishRetries))"
+            ),
+            (
+                "hostile properties",
+                Dictionary(grouping: commands.compactMap(\.hostile), by: { $0 }).map { "\($0.key) \($0.value.count)" }.sorted().joined(
+                    separator: ", ")
+            ),
             ("re-used message ids", "\(commands.filter { $0.expectedReason != nil }.count)"),
             ("events", "\(totalEvents) for \(events.count) commands (\(totalEvents - events.count) repeats)"),
         ]
@@ -45,12 +55,24 @@ struct ChaosReport {
             ("dead letters", "\(deadLetters.count)"),
         ]
         for product in ChaosLoad.catalog where product.isActive {
-            rows.append(("stock " + product.sku, "\(product.stock) - \(store.orderedQuantity[product.sku] ?? 0) ordered = \(store.stock[product.sku] ?? -1)"))
+            rows.append(
+                (
+                    "stock " + product.sku,
+                    "\(product.stock) - \(store.orderedQuantity[product.sku] ?? 0) ordered = \(store.stock[product.sku] ?? -1)"
+                ))
         }
-        rows.append(("queues at the end", "\(queues.count) queues, \(queues.reduce(0) { $0 + $1.ready }) ready, \(queues.reduce(0) { $0 + $1.unacknowledged }) unacked"))
+        rows.append(
+            (
+                "queues at the end",
+                "\(queues.count) queues, \(queues.reduce(0) { $0 + $1.ready }) ready, \(queues.reduce(0) { $0 + $1.unacknowledged }) unacked"
+            ))
         for fault in faults {
             let resumed = fault.eventsResumedAfter.map { "events again \(Self.seconds($0)) after" } ?? "no event after it"
-            rows.append(("fault " + fault.name, "at \(Self.seconds(fault.start)), lasted \(Self.seconds(fault.end - fault.start)), \(resumed); \(fault.evidence)"))
+            rows.append(
+                (
+                    "fault " + fault.name,
+                    "at \(Self.seconds(fault.start)), lasted \(Self.seconds(fault.end - fault.start)), \(resumed); \(fault.evidence)"
+                ))
         }
         rows.append(("invariants broken", "\(violations)"))
         return rows

@@ -28,11 +28,15 @@ struct ChaosRun {
     /// Runs the load and `faults` side by side, then checks everything.
     func perform(faults: @escaping @Sendable (FaultTimeline) async throws -> Void) async throws {
         let timeline = FaultTimeline(seed: world.seed)
-        let dispenser = CartDispenser(minimumCommands: minimumCommands, maximum: maximumCarts) { [world] in world.client.sent.publishCounts.count }
+        let dispenser = CartDispenser(minimumCommands: minimumCommands, maximum: maximumCarts) { [world] in
+            world.client.sent.publishCounts.count
+        }
         let progress = Task { [world] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(5))
-                print("[\(title) +\(ContinuousClock.now - timeline.start)] carts \(dispenser.count), commands \(world.client.sent.commands.count), events \(world.client.events.count), dead letters \(world.client.deadLetters.all.count), publish retries \(world.client.sent.publishRetries), client resends \(world.client.sent.clientResends.count)")
+                print(
+                    "[\(title) +\(ContinuousClock.now - timeline.start)] carts \(dispenser.count), commands \(world.client.sent.commands.count), events \(world.client.events.count), dead letters \(world.client.deadLetters.all.count), publish retries \(world.client.sent.publishRetries), client resends \(world.client.sent.clientResends.count)"
+                )
             }
         }
         defer { progress.cancel() }
@@ -61,7 +65,8 @@ struct ChaosRun {
         let events = world.client.events.byCommand
         let deadLetters = world.client.deadLetters.all
         let violations = ChaosInvariants(
-            sent: world.client.sent.commands, publishCounts: world.client.sent.publishCounts, malformed: world.client.sent.malformed, events: events,
+            sent: world.client.sent.commands, publishCounts: world.client.sent.publishCounts, malformed: world.client.sent.malformed,
+            events: events,
             deadLetters: deadLetters, store: store, ledger: ledger, queues: queues
         ).violations()
         let report = ChaosReport(
@@ -115,7 +120,9 @@ struct ChaosRun {
             let stalled = ContinuousClock.now - lastProgress > .seconds(60)
             if unanswered.isEmpty || stalled {
                 queues = try await QueueDepth.list(node: world.controlNode, vhost: world.vhost)
-                if !queues.contains(where: { !$0.isEmpty }) || stalled && ContinuousClock.now - lastProgress > .seconds(90) { return queues }
+                if !queues.contains(where: { !$0.isEmpty }) || stalled && ContinuousClock.now - lastProgress > .seconds(90) {
+                    return queues
+                }
             }
             try await Task.sleep(for: .seconds(1))
         }

@@ -30,7 +30,8 @@ struct ChaosSeed: Sendable, CustomStringConvertible {
 
     /// A number of its own for each (purpose, index) pair: the same on every run with this seed.
     func roll(_ purpose: UInt64, _ index: Int = 0) -> UInt64 {
-        var generator = SplitMix64(seed: value ^ (purpose &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(truncatingIfNeeded: index) &* 0xD6E8_FEB8_6659_FD93))
+        var generator = SplitMix64(
+            seed: value ^ (purpose &* 0x9E37_79B9_7F4A_7C15) ^ (UInt64(truncatingIfNeeded: index) &* 0xD6E8_FEB8_6659_FD93))
         _ = generator.next()
         return generator.next()
     }

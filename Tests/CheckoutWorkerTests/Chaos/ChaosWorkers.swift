@@ -1,11 +1,12 @@
 import Foundation
+import Synchronization
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
-import Testing
 
 /// The `checkout-worker` processes of a chaos run, all with one environment; any of them can be
 /// killed with SIGKILL and replaced, as an orchestrator restarts a crashed container.
@@ -49,7 +50,8 @@ final class ChaosWorkers: Sendable {
         running.withLock { $0[index] = replacement }
         _ = try await replacement.httpPort(timeout: .seconds(120))
         let received = inFlight.map { Self.sum("checkout_commands_received_total", in: $0) } ?? 0
-        return "pid \(victim.processIdentifier) exited \(status), \(gone ? "gone" : "STILL THERE") (it had received \(received) commands); pid \(replacement.processIdentifier) took its place"
+        return
+            "pid \(victim.processIdentifier) exited \(status), \(gone ? "gone" : "STILL THERE") (it had received \(received) commands); pid \(replacement.processIdentifier) took its place"
     }
 
     /// Each running worker's `checkout_broker_reconnects_total`, by pid, read from its `/metrics`.
@@ -71,16 +73,22 @@ final class ChaosWorkers: Sendable {
             after = (try? await reconnects()) ?? after
         }
         let stale = before.filter { pid, count in after[pid].map { $0 <= count } ?? false }
-        #expect(stale.isEmpty, "every worker counts a broker reconnect (checkout_broker_reconnects_total); these did not within \(timeout): \(stale), after \(after)")
-        #expect(before.keys.contains { after[$0] != nil }, "a worker that was there before the fault still runs to count it: before \(before), after \(after)")
-        return "reconnects " + before.keys.sorted().map { "pid \($0): \(before[$0]!) → \(after[$0].map { "\($0)" } ?? "gone")" }.joined(separator: ", ")
+        #expect(
+            stale.isEmpty,
+            "every worker counts a broker reconnect (checkout_broker_reconnects_total); these did not within \(timeout): \(stale), after \(after)"
+        )
+        #expect(
+            before.keys.contains { after[$0] != nil },
+            "a worker that was there before the fault still runs to count it: before \(before), after \(after)")
+        return "reconnects "
+            + before.keys.sorted().map { "pid \($0): \(before[$0]!) → \(after[$0].map { "\($0)" } ?? "gone")" }.joined(separator: ", ")
     }
 
     /// The sum of a metric's samples (every label set) in the Prometheus text `metrics`; 0 when absent.
     static func sum(_ name: String, in metrics: String) -> Int {
         metrics.split(separator: "\n").reduce(0) { total, line in
             guard line.hasPrefix(name), let next = line.dropFirst(name.count).first, next == " " || next == "{",
-                  let value = line.split(separator: " ").last.flatMap({ Double($0) })
+                let value = line.split(separator: " ").last.flatMap({ Double($0) })
             else { return total }
             return total + Int(value)
         }

@@ -1,9 +1,10 @@
-@testable import checkout_worker
 import CheckoutMessaging
 import CheckoutPaymentsTesting
 import CheckoutPersistence
 import Foundation
 import Testing
+
+@testable import checkout_worker
 
 /// The servers of one chaos run, none shared with the suites that run beside it: a vhost of its own
 /// on the three-node test cluster, a PostgreSQL schema of its own reached through a ``TCPProxy`` that
@@ -53,9 +54,10 @@ final class ChaosWorld: Sendable {
             _ = try await store.importCatalog(ChaosLoad.products)
             await store.close()
 
-            let stripe = try await FakeStripeServer.start(options: FakeStripeOptions(
-                slowAnswerDelay: .seconds(1), transientFailureRate: gatewayFailureRate, seed: seed.roll(0x57), searchLag: Self.searchLag
-            ))
+            let stripe = try await FakeStripeServer.start(
+                options: FakeStripeOptions(
+                    slowAnswerDelay: .seconds(1), transientFailureRate: gatewayFailureRate, seed: seed.roll(0x57), searchLag: Self.searchLag
+                ))
             cleanup.append { try? await stripe.shutdown() }
 
             let environment = [
@@ -78,7 +80,8 @@ final class ChaosWorld: Sendable {
                 "CHECKOUT_SHUTDOWN_GRACE_PERIOD": "10s",
             ]
             let messaging = try WorkerConfiguration(reading: TestWorld.reader(environment)).messaging
-            let client = try await ChaosClient(urls: clientNodes.map { TestServers.url(node: $0, vhost: vhost) }.joined(separator: ","), messaging: messaging)
+            let client = try await ChaosClient(
+                urls: clientNodes.map { TestServers.url(node: $0, vhost: vhost) }.joined(separator: ","), messaging: messaging)
             cleanup.append { await client.close() }
             let workers = try await ChaosWorkers(count: workerCount, environment: environment)
 

@@ -22,7 +22,9 @@ enum Deadline {
         }
     }
 
-    static func run<Value: Sendable>(_ what: String, within timeout: Duration, _ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    static func run<Value: Sendable>(
+        _ what: String, within timeout: Duration, _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
             let race = Race(continuation)
             Task {

@@ -37,8 +37,12 @@ struct MalformedMessage: Sendable {
         switch variant {
         case .notJSON: Array("{\"cartId\": \"cart-1\", ".utf8)
         case .missingField: Array(#"{"customerId":"cust-1","baseVersion":0,"currency":"EUR","items":[]}"#.utf8)
-        case .wrongType: Array(#"{"cartId":"cart-1","customerId":"cust-1","cartVersion":"one","expectedTotal":100,"currency":"EUR","payment":{"token":"tok_visa"}}"#.utf8)
-        case .noMessageID, .headersTooDeep: Array(#"{"cartId":"cart-1","customerId":"cust-1","baseVersion":0,"currency":"EUR","items":[]}"#.utf8)
+        case .wrongType:
+            Array(
+                #"{"cartId":"cart-1","customerId":"cust-1","cartVersion":"one","expectedTotal":100,"currency":"EUR","payment":{"token":"tok_visa"}}"#
+                    .utf8)
+        case .noMessageID, .headersTooDeep:
+            Array(#"{"cartId":"cart-1","customerId":"cust-1","baseVersion":0,"currency":"EUR","items":[]}"#.utf8)
         case .notUTF8: [0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D]
         }
     }

@@ -7,20 +7,23 @@ import NIOPosix
 ///
 /// The script is `$TEST_SERVERS` (printed by `test-servers.sh cluster-env`), or the repository's own.
 enum TestServers {
-    static let script: String = ProcessInfo.processInfo.environment["TEST_SERVERS"].flatMap { $0.isEmpty ? nil : $0 }
+    static let script: String =
+        ProcessInfo.processInfo.environment["TEST_SERVERS"].flatMap { $0.isEmpty ? nil : $0 }
         ?? URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/test-servers.sh").path
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/test-servers.sh").path
 
     /// The AMQP URL of each cluster node, node 1 first, on the default vhost.
-    static let clusterURLs: [String] = ProcessInfo.processInfo.environment["RABBITMQ_CLUSTER_URLS"]
+    static let clusterURLs: [String] =
+        ProcessInfo.processInfo.environment["RABBITMQ_CLUSTER_URLS"]
         .flatMap { $0.isEmpty ? nil : $0.split(separator: ",").map(String.init) }
         ?? [22672, 22682, 22692].map { "amqp://guest:guest@127.0.0.1:\($0)/%2F" }
 
     /// Node `node`'s (1-based) URL on `vhost`.
     static func url(node: Int, vhost: String) -> String {
         var components = URLComponents(string: clusterURLs[node - 1])!
-        components.percentEncodedPath = "/" + (vhost.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? vhost)
+        components.percentEncodedPath =
+            "/" + (vhost.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? vhost)
         return components.string!
     }
 
@@ -43,7 +46,8 @@ enum TestServers {
     /// `rabbitmqctl ARGS…` against cluster node `node`; what it printed.
     @discardableResult
     static func ctl(node: Int, _ arguments: String..., timeout: Duration = .seconds(90)) async throws -> String {
-        try await run(["cluster-ctl", "\(node)", "--timeout", "\(Int(timeout.components.seconds))"] + arguments, timeout: timeout + .seconds(10))
+        try await run(
+            ["cluster-ctl", "\(node)", "--timeout", "\(Int(timeout.components.seconds))"] + arguments, timeout: timeout + .seconds(10))
     }
 
     /// Stops cluster node `node` as an operator would (`rabbitmqctl stop`), Erlang VM and all.
@@ -94,7 +98,9 @@ enum TestServers {
         }
         let text = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw TestServersError(arguments: arguments, status: process.terminationStatus, killed: process.terminationReason == .uncaughtSignal, timeout: timeout, output: text)
+            throw TestServersError(
+                arguments: arguments, status: process.terminationStatus, killed: process.terminationReason == .uncaughtSignal,
+                timeout: timeout, output: text)
         }
         return text
     }

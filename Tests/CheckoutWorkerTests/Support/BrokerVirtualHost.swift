@@ -16,7 +16,8 @@ struct BrokerVirtualHost: Sendable {
         guard var components = URLComponents(string: TestWorld.brokerURL) else {
             throw BrokerVirtualHostError(arguments: [], status: 0, output: "RABBITMQ_URL is not a URL: \(TestWorld.brokerURL)")
         }
-        components.percentEncodedPath = "/" + (name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? name)
+        components.percentEncodedPath =
+            "/" + (name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? name)
         let vhost = BrokerVirtualHost(name: name, url: components.string ?? TestWorld.brokerURL)
         try await vhost.add()
         return vhost
@@ -36,10 +37,12 @@ struct BrokerVirtualHost: Sendable {
     /// Runs `rabbitmqctl` against the test node, off the cooperative pool, bounded to a minute.
     private static func rabbitmqctl(_ arguments: String...) async throws {
         guard let path = ProcessInfo.processInfo.environment["RABBITMQCTL"], !path.isEmpty else {
-            throw BrokerVirtualHostError(arguments: arguments, status: -1, output: """
-                RABBITMQCTL is not set: run the tests through scripts/test.sh, or first \
-                eval "$(scripts/test-servers.sh env)"
-                """)
+            throw BrokerVirtualHostError(
+                arguments: arguments, status: -1,
+                output: """
+                    RABBITMQCTL is not set: run the tests through scripts/test.sh, or first \
+                    eval "$(scripts/test-servers.sh env)"
+                    """)
         }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             Thread.detachNewThread {
@@ -58,7 +61,8 @@ struct BrokerVirtualHost: Sendable {
                 let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 process.waitUntilExit()
                 guard process.terminationStatus == 0 else {
-                    return continuation.resume(throwing: BrokerVirtualHostError(arguments: arguments, status: process.terminationStatus, output: text))
+                    return continuation.resume(
+                        throwing: BrokerVirtualHostError(arguments: arguments, status: process.terminationStatus, output: text))
                 }
                 continuation.resume()
             }

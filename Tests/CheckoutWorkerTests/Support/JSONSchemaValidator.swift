@@ -32,7 +32,9 @@ struct JSONSchemaValidator {
             if let pattern = schema["pattern"] as? String, text.range(of: pattern, options: .regularExpression) == nil {
                 found.append("\(path): '\(text)' does not match \(pattern)")
             }
-            if schema["format"] as? String == "date-time", (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) == nil {
+            if schema["format"] as? String == "date-time",
+                (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) == nil
+            {
                 found.append("\(path): '\(text)' is not an RFC 3339 date-time")
             }
         }

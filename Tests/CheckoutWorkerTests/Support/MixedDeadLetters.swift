@@ -14,7 +14,8 @@ enum MixedDeadLetters {
     }
 
     static let traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
-    static let missingFieldBody = #"{"cartId":"cart-42","customerId":"cust-7","expectedTotal":5998,"currency":"EUR","payment":{"token":"tok_visa"}}"#
+    static let missingFieldBody =
+        #"{"cartId":"cart-42","customerId":"cust-7","expectedTotal":5998,"currency":"EUR","payment":{"token":"tok_visa"}}"#
 
     /// What `make` leaves in the queue, head first.
     static func expected(in world: TestWorld) -> [Expected] {
@@ -34,8 +35,9 @@ enum MixedDeadLetters {
         try await queue.waitUntilItHolds(1)
         try await world.sendRaw("cart.sync", Array(Bodies.syncCart().utf8), messageID: nil)
         try await queue.waitUntilItHolds(2)
-        try await world.sendRaw("order.place", Array(missingFieldBody.utf8), messageID: "bad-field", correlationID: "corr-9",
-                                replyTo: world.replyQueue, headers: ["traceparent": .string(traceparent)])
+        try await world.sendRaw(
+            "order.place", Array(missingFieldBody.utf8), messageID: "bad-field", correlationID: "corr-9",
+            replyTo: world.replyQueue, headers: ["traceparent": .string(traceparent)])
         try await queue.waitUntilItHolds(3)
         try await world.sendRaw(world.names.syncCartQueue, Array(Bodies.syncCart().utf8), messageID: "direct-1", exchange: "")
         try await queue.waitUntilItHolds(4)
@@ -56,7 +58,9 @@ extension DeadLetterQueue {
         let deadline = ContinuousClock.now + timeout
         while try await self.count() < count {
             guard ContinuousClock.now < deadline else {
-                Issue.record("waited \(timeout) for \(count) dead letters, the queue holds \(try await self.count())", sourceLocation: sourceLocation)
+                Issue.record(
+                    "waited \(timeout) for \(count) dead letters, the queue holds \(try await self.count())", sourceLocation: sourceLocation
+                )
                 throw CancellationError()
             }
             try await Task.sleep(for: .milliseconds(50))

@@ -24,7 +24,9 @@ struct OrderLoad {
 
     /// The catalog as `checkout-worker catalog import` reads it.
     var catalogFile: String {
-        let rows = catalog.map { #"{"sku":"\#($0.sku)","name":"\#($0.sku)","unitPrice":\#($0.price),"currency":"EUR","stock":\#($0.stock),"active":true}"# }
+        let rows = catalog.map {
+            #"{"sku":"\#($0.sku)","name":"\#($0.sku)","unitPrice":\#($0.price),"currency":"EUR","stock":\#($0.stock),"active":true}"#
+        }
         return "[\(rows.joined(separator: ","))]"
     }
 
@@ -63,18 +65,22 @@ struct OrderLoad {
 
     /// Syncs every cart and waits until each is answered with `cart.synced`.
     func syncCarts(in world: ProcessWorld) async throws {
-        try await world.send(.syncCart, (0..<count).map {
-            (syncCommand($0), Bodies.syncCart(cart: cart($0), customer: "cust-\($0)", items: items($0)))
-        })
+        try await world.send(
+            .syncCart,
+            (0..<count).map {
+                (syncCommand($0), Bodies.syncCart(cart: cart($0), customer: "cust-\($0)", items: items($0)))
+            })
         let synced = try await world.events.wait(for: count, timeout: .seconds(60)) { $0.properties.type == "cart.synced" }
         #expect(Set(synced.compactMap(\.properties.correlationID)).count == count)
     }
 
     /// Publishes every `order.place` command, without waiting for any result.
     func placeOrders(in world: ProcessWorld) async throws {
-        try await world.send(.placeOrder, (0..<count).map {
-            (placeCommand($0), Bodies.placeOrder(cart: cart($0), customer: "cust-\($0)", cartVersion: 1, expectedTotal: total($0)))
-        })
+        try await world.send(
+            .placeOrder,
+            (0..<count).map {
+                (placeCommand($0), Bodies.placeOrder(cart: cart($0), customer: "cust-\($0)", cartVersion: 1, expectedTotal: total($0)))
+            })
     }
 
     /// The events answering `order.place` commands so far.
@@ -101,7 +107,9 @@ struct OrderLoad {
     func expectConsistent(_ snapshot: StoreSnapshot, sourceLocation: SourceLocation = #_sourceLocation) {
         let linesOfCart = Dictionary(uniqueKeysWithValues: (0..<count).map { (cart($0), items($0).count) })
         for (order, cart) in snapshot.cartOfOrder where snapshot.linesOfOrder[order] != linesOfCart[cart] {
-            Issue.record("order \(order) of \(cart) has \(snapshot.linesOfOrder[order] ?? 0) lines, its cart had \(linesOfCart[cart] ?? 0)", sourceLocation: sourceLocation)
+            Issue.record(
+                "order \(order) of \(cart) has \(snapshot.linesOfOrder[order] ?? 0) lines, its cart had \(linesOfCart[cart] ?? 0)",
+                sourceLocation: sourceLocation)
         }
         for order in snapshot.linesOfOrder.keys where snapshot.cartOfOrder[order] == nil {
             Issue.record("order lines of \(order) without their order", sourceLocation: sourceLocation)
@@ -133,11 +141,17 @@ struct OrderLoad {
             }
             switch answer.properties.type {
             case "order.placed":
-                #expect(ordersOfCart.contains(cart(index)), "\(placeCommand(index)) placed an order that is not stored", sourceLocation: sourceLocation)
+                #expect(
+                    ordersOfCart.contains(cart(index)), "\(placeCommand(index)) placed an order that is not stored",
+                    sourceLocation: sourceLocation)
             default:
                 let reason = Bodies.json(answer)["reason"] as? String
-                #expect(["out-of-stock", "order-failed"].contains(reason), "\(placeCommand(index)) rejected: \(reason ?? "-")", sourceLocation: sourceLocation)
-                #expect(!ordersOfCart.contains(cart(index)), "\(placeCommand(index)) was rejected but its order is stored", sourceLocation: sourceLocation)
+                #expect(
+                    ["out-of-stock", "order-failed"].contains(reason), "\(placeCommand(index)) rejected: \(reason ?? "-")",
+                    sourceLocation: sourceLocation)
+                #expect(
+                    !ordersOfCart.contains(cart(index)), "\(placeCommand(index)) was rejected but its order is stored",
+                    sourceLocation: sourceLocation)
             }
         }
     }

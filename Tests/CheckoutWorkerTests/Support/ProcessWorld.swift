@@ -1,8 +1,9 @@
-@testable import checkout_worker
 import CheckoutMessaging
 import Foundation
 import RabbitMQ
 import Testing
+
+@testable import checkout_worker
 
 /// One test's world for the real executable: a broker vhost and a database of its own, and a
 /// client connection that publishes commands and collects every event, as an outside service would.
@@ -29,10 +30,11 @@ final class ProcessWorld: Sendable {
             client = try await AMQPConnection.connect(configuration, logger: TestWorld.logger)
             // The worker declares the same; the client does too, so that it can publish before any worker ran.
             try await client.declare(CheckoutTopology.make(try WorkerConfiguration(reading: TestWorld.reader([:])).messaging))
-            try await client.declare(AMQPTopology(
-                queues: [.init(name: "test.observed-events", durable: false)],
-                bindings: [.init(queue: "test.observed-events", exchange: "checkout.events", routingKey: "#")]
-            ))
+            try await client.declare(
+                AMQPTopology(
+                    queues: [.init(name: "test.observed-events", durable: false)],
+                    bindings: [.init(queue: "test.observed-events", exchange: "checkout.events", routingKey: "#")]
+                ))
             let deliveries = try await client.consume(queue: "test.observed-events", prefetch: 1000)
             let events = MessageInbox()
             self.events = events
@@ -88,7 +90,10 @@ final class ProcessWorld: Sendable {
             for (messageID, body) in commands {
                 group.addTask { [client] in
                     let properties = AMQPProperties(contentType: "application/json", deliveryMode: .persistent, messageID: messageID)
-                    try await client.publish(AMQPMessage(exchange: "checkout.commands", routingKey: kind.routingKey, properties: properties, body: Array(body.utf8), mandatory: true))
+                    try await client.publish(
+                        AMQPMessage(
+                            exchange: "checkout.commands", routingKey: kind.routingKey, properties: properties, body: Array(body.utf8),
+                            mandatory: true))
                 }
             }
             try await group.waitForAll()

@@ -1,7 +1,8 @@
-@testable import checkout_worker
 import CheckoutOperations
 import Foundation
 import Prometheus
+
+@testable import checkout_worker
 
 /// A worker running in the background of a test, stopped as SIGTERM would stop it.
 final class RunningWorker: Sendable {

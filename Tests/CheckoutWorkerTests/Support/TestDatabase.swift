@@ -1,8 +1,9 @@
-@testable import CheckoutPersistence
 import Foundation
 import Logging
 import SQLKit
 import Testing
+
+@testable import CheckoutPersistence
 
 /// A database of one test's own for the executable's `CHECKOUT_DATABASE_URL`: a SQLite file in a
 /// scratch directory, or a schema of its own on the test PostgreSQL. The test reads back what the
@@ -27,7 +28,9 @@ struct TestDatabase: Sendable {
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("checkout-test-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            return TestDatabase(engine: engine, url: "sqlite://\(directory.appendingPathComponent("checkout.sqlite").path)", scratch: directory, schema: nil)
+            return TestDatabase(
+                engine: engine, url: "sqlite://\(directory.appendingPathComponent("checkout.sqlite").path)", scratch: directory, schema: nil
+            )
         case .postgres:
             let schema = "test_process_\(UUID().uuidString.prefix(8).lowercased())"
             try await withEngine(postgresURL) { try await $0.raw("CREATE SCHEMA \(unsafeRaw: schema)").run() }
@@ -39,7 +42,9 @@ struct TestDatabase: Sendable {
     /// Removes the file or drops the schema.
     func drop() async {
         if let scratch { try? FileManager.default.removeItem(at: scratch) }
-        if let schema { try? await Self.withEngine(Self.postgresURL) { try await $0.raw("DROP SCHEMA \(unsafeRaw: schema) CASCADE").run() } }
+        if let schema {
+            try? await Self.withEngine(Self.postgresURL) { try await $0.raw("DROP SCHEMA \(unsafeRaw: schema) CASCADE").run() }
+        }
     }
 
     /// What the tables hold now.
@@ -58,10 +63,13 @@ struct TestDatabase: Sendable {
             for row in try await database.raw("SELECT sku, CAST(SUM(quantity) AS BIGINT) AS quantity FROM order_lines GROUP BY sku").all() {
                 snapshot.orderedQuantity[try row.decode(column: "sku", as: String.self)] = try row.decode(column: "quantity", as: Int.self)
             }
-            for row in try await database.raw("SELECT kind, COUNT(*) AS handled FROM processed_commands WHERE outcome IS NOT NULL GROUP BY kind").all() {
+            for row in try await database.raw(
+                "SELECT kind, COUNT(*) AS handled FROM processed_commands WHERE outcome IS NOT NULL GROUP BY kind"
+            ).all() {
                 snapshot.handledCommands[try row.decode(column: "kind", as: String.self)] = try row.decode(column: "handled", as: Int.self)
             }
-            snapshot.unfinishedClaims = try await database.raw("SELECT COUNT(*) AS claims FROM processed_commands WHERE outcome IS NULL")
+            snapshot.unfinishedClaims =
+                try await database.raw("SELECT COUNT(*) AS claims FROM processed_commands WHERE outcome IS NULL")
                 .first()?.decode(column: "claims", as: Int.self) ?? 0
             return snapshot
         }
@@ -73,12 +81,16 @@ struct TestDatabase: Sendable {
     }
 
     /// Runs `body` on one connection of the database at `url`, through the store's own engines.
-    static func withEngine<Result: Sendable>(_ url: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        let engine: any SQLEngine = switch try DatabaseURL(url) {
-        case .sqlite(let path): SQLiteEngine(path: path, readers: 1, logger: TestWorld.logger, statistics: DatabaseStatistics())
-        case .postgres(let location): try PostgresEngine.start(location, poolSize: 1, logger: TestWorld.logger, statistics: DatabaseStatistics())
-        case .memory: throw DatabaseURLError(code: .unsupportedScheme, reason: "is memory://, which no other process can read")
-        }
+    static func withEngine<Result: Sendable>(
+        _ url: String, _ body: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
+        let engine: any SQLEngine =
+            switch try DatabaseURL(url) {
+            case .sqlite(let path): SQLiteEngine(path: path, readers: 1, logger: TestWorld.logger, statistics: DatabaseStatistics())
+            case .postgres(let location):
+                try PostgresEngine.start(location, poolSize: 1, logger: TestWorld.logger, statistics: DatabaseStatistics())
+            case .memory: throw DatabaseURLError(code: .unsupportedScheme, reason: "is memory://, which no other process can read")
+            }
         do {
             let result = try await engine.withConnection(body)
             await engine.close()

@@ -1,4 +1,3 @@
-@testable import checkout_worker
 import CheckoutDomain
 import CheckoutMessaging
 import CheckoutOperations
@@ -8,6 +7,8 @@ import Foundation
 import Logging
 import RabbitMQ
 import Testing
+
+@testable import checkout_worker
 
 /// One test's world: a worker built by `buildWorker` on the real broker, under topology names no
 /// other test uses, and a client connection that publishes commands and collects every event,
@@ -25,7 +26,8 @@ final class TestWorld: Sendable {
     let replyQueue: String
     private let consumers: Task<Void, Never>
 
-    static let brokerURL = ProcessInfo.processInfo.environment["RABBITMQ_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    static let brokerURL =
+        ProcessInfo.processInfo.environment["RABBITMQ_URL"].flatMap { $0.isEmpty ? nil : $0 }
         ?? "amqp://guest:guest@127.0.0.1:21672/%2F"
 
     static let logger: Logger = {
@@ -73,16 +75,18 @@ final class TestWorld: Sendable {
         let eventQueue = "\(prefix).observed-events"
         let commandQueue = "\(prefix).observed-commands"
         replyQueue = "\(prefix).replies"
-        try await client.declare(AMQPTopology(
-            queues: [eventQueue, replyQueue].map { .init(name: $0, durable: false, autoDelete: true) },
-            bindings: [.init(queue: eventQueue, exchange: names.eventsExchange, routingKey: "#")]
-        ))
+        try await client.declare(
+            AMQPTopology(
+                queues: [eventQueue, replyQueue].map { .init(name: $0, durable: false, autoDelete: true) },
+                bindings: [.init(queue: eventQueue, exchange: names.eventsExchange, routingKey: "#")]
+            ))
         if observesCommands {
             // Bound to every routing key: with it, no command is unroutable.
-            try await client.declare(AMQPTopology(
-                queues: [.init(name: commandQueue, durable: false, autoDelete: true)],
-                bindings: [.init(queue: commandQueue, exchange: names.commandsExchange, routingKey: "#")]
-            ))
+            try await client.declare(
+                AMQPTopology(
+                    queues: [.init(name: commandQueue, durable: false, autoDelete: true)],
+                    bindings: [.init(queue: commandQueue, exchange: names.commandsExchange, routingKey: "#")]
+                ))
         }
         events = MessageInbox()
         deadLetters = MessageInbox()
@@ -110,12 +114,14 @@ final class TestWorld: Sendable {
 
     /// A worker as `checkout-worker run` builds it, with this world's names and the in-memory store.
     func startWorker(_ environment: [String: String] = [:], sharing store: CheckoutStore? = nil) async throws -> RunningWorker {
-        var configuration = try WorkerConfiguration(reading: Self.reader([
-            "CHECKOUT_AMQP_URL": brokerURL,
-            "CHECKOUT_DATABASE_URL": "memory://",
-            "CHECKOUT_HTTP_PORT": "0",
-            "CHECKOUT_CONCURRENCY": "8",
-        ].merging(environment) { $1 }))
+        var configuration = try WorkerConfiguration(
+            reading: Self.reader(
+                [
+                    "CHECKOUT_AMQP_URL": brokerURL,
+                    "CHECKOUT_DATABASE_URL": "memory://",
+                    "CHECKOUT_HTTP_PORT": "0",
+                    "CHECKOUT_CONCURRENCY": "8",
+                ].merging(environment) { $1 }))
         configuration.messaging.commandsExchange = names.commandsExchange
         configuration.messaging.eventsExchange = names.eventsExchange
         configuration.messaging.deadLetter = names.deadLetter
@@ -140,7 +146,8 @@ final class TestWorld: Sendable {
         replyTo: String? = nil,
         headers: AMQPFieldTable? = nil
     ) async throws -> String? {
-        try await sendRaw(kind.routingKey, Array(body.utf8), messageID: messageID, correlationID: correlationID, replyTo: replyTo, headers: headers)
+        try await sendRaw(
+            kind.routingKey, Array(body.utf8), messageID: messageID, correlationID: correlationID, replyTo: replyTo, headers: headers)
         return messageID
     }
 
@@ -161,7 +168,9 @@ final class TestWorld: Sendable {
             replyTo: replyTo,
             messageID: messageID
         )
-        try await client.publish(AMQPMessage(exchange: exchange ?? names.commandsExchange, routingKey: routingKey, properties: properties, body: body, mandatory: true))
+        try await client.publish(
+            AMQPMessage(
+                exchange: exchange ?? names.commandsExchange, routingKey: routingKey, properties: properties, body: body, mandatory: true))
     }
 
     /// Runs `body`, then stops `worker` and closes the world, also when `body` throws.
@@ -197,7 +206,9 @@ final class TestWorld: Sendable {
 
     /// Publishes a dead letter as the worker's `FailureRouter` writes one, for states that are slow to
     /// reach through a worker (many dead letters, or one whose command was in fact handled).
-    func publishDeadLetter(_ kind: CommandKind, _ body: String, messageID: String?, reason: String = "retries-exhausted", retryCount: Int = 2) async throws {
+    func publishDeadLetter(
+        _ kind: CommandKind, _ body: String, messageID: String?, reason: String = "retries-exhausted", retryCount: Int = 2
+    ) async throws {
         let headers: AMQPFieldTable = [
             RetryHeaders.errorReason: .string(reason),
             RetryHeaders.errorDetail: .string("gave up after \(retryCount) retries: database-unavailable: test"),
@@ -206,7 +217,9 @@ final class TestWorld: Sendable {
             RetryHeaders.retryCount: .int64(Int64(retryCount)),
         ]
         let properties = AMQPProperties(contentType: "application/json", headers: headers, deliveryMode: .persistent, messageID: messageID)
-        try await client.publish(AMQPMessage(exchange: names.deadLetter, routingKey: kind.routingKey, properties: properties, body: Array(body.utf8), mandatory: true))
+        try await client.publish(
+            AMQPMessage(
+                exchange: names.deadLetter, routingKey: kind.routingKey, properties: properties, body: Array(body.utf8), mandatory: true))
     }
 
     static func brokerURL(virtualHost: String) -> String {
@@ -219,6 +232,8 @@ final class TestWorld: Sendable {
     }
 
     private static func product(_ sku: String, price: Int64, stock: Int, active: Bool = true) -> Product {
-        Product(sku: try! SKU(sku), name: sku, price: Money(minorUnits: price, currency: try! CurrencyCode("EUR")), stock: stock, isActive: active)
+        Product(
+            sku: try! SKU(sku), name: sku, price: Money(minorUnits: price, currency: try! CurrencyCode("EUR")), stock: stock,
+            isActive: active)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -84,7 +85,8 @@ final class WorkerProcess: Sendable {
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
-                throw WorkerProcessError(code: .timedOut, context: "checkout-worker (pid \(processIdentifier)) still runs after \(timeout)", log: standardError)
+                throw WorkerProcessError(
+                    code: .timedOut, context: "checkout-worker (pid \(processIdentifier)) still runs after \(timeout)", log: standardError)
             }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -104,10 +106,12 @@ final class WorkerProcess: Sendable {
             }
             guard process.isRunning else {
                 let status = try await waitForExit(timeout: .seconds(1))
-                throw WorkerProcessError(code: .exitedEarly, context: "checkout-worker exited with \(status) before it served HTTP", log: standardError)
+                throw WorkerProcessError(
+                    code: .exitedEarly, context: "checkout-worker exited with \(status) before it served HTTP", log: standardError)
             }
             guard ContinuousClock.now < deadline else {
-                throw WorkerProcessError(code: .timedOut, context: "checkout-worker logged no http.port within \(timeout)", log: standardError)
+                throw WorkerProcessError(
+                    code: .timedOut, context: "checkout-worker logged no http.port within \(timeout)", log: standardError)
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -142,7 +146,8 @@ final class WorkerProcess: Sendable {
             return URL(fileURLWithPath: path)
         }
         // Linux runs the test binary itself; macOS loads the .xctest bundle into a runner.
-        let testBinaries = [URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()]
+        let testBinaries =
+            [URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()]
             + Bundle.allBundles.map(\.bundleURL).filter { $0.pathExtension == "xctest" }
         var searched: [String] = []
         for binary in testBinaries {

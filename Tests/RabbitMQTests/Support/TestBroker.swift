@@ -39,9 +39,10 @@ enum TestBroker {
     /// Declares a non-durable, auto-deleting queue for one test.
     static func temporaryQueue(_ prefix: String, on connection: AMQPConnection, arguments: AMQPFieldTable = [:]) async throws -> String {
         let name = uniqueName(prefix)
-        try await connection.declare(AMQPTopology(queues: [
-            .init(name: name, durable: false, autoDelete: false, arguments: arguments),
-        ]))
+        try await connection.declare(
+            AMQPTopology(queues: [
+                .init(name: name, durable: false, autoDelete: false, arguments: arguments)
+            ]))
         return name
     }
 

@@ -35,7 +35,8 @@ actor SQLiteConnectionPool {
     func close() async {
         isClosed = true
         for waiter in waiters {
-            waiter.resume(throwing: RetryableError(code: .databaseUnavailable, context: "using SQLite database \(file.path): the store is closed"))
+            waiter.resume(
+                throwing: RetryableError(code: .databaseUnavailable, context: "using SQLite database \(file.path): the store is closed"))
         }
         waiters = []
         for connection in idle {
@@ -45,7 +46,9 @@ actor SQLiteConnectionPool {
     }
 
     private func acquire() async throws -> SQLiteSession {
-        guard !isClosed else { throw RetryableError(code: .databaseUnavailable, context: "using SQLite database \(file.path): the store is closed") }
+        guard !isClosed else {
+            throw RetryableError(code: .databaseUnavailable, context: "using SQLite database \(file.path): the store is closed")
+        }
         if let connection = idle.popLast() {
             return connection
         }

@@ -31,7 +31,9 @@ struct SQLiteEngine: SQLEngine {
         try await writer.write { .commit(try await body($0)) }
     }
 
-    func transaction<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>) async throws -> Result {
+    func transaction<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>
+    ) async throws -> Result {
         try await writer.write(body)
     }
 

@@ -25,7 +25,8 @@ final class SQLiteHandle: @unchecked Sendable {
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite_nio_sqlite3_open_v2(path, &connection, flags, nil)
         guard status == SQLITE_OK else {
-            let failure = SQLiteFailure(code: status, message: connection.map { String(cString: sqlite_nio_sqlite3_errmsg($0)) } ?? "out of memory", statement: nil)
+            let failure = SQLiteFailure(
+                code: status, message: connection.map { String(cString: sqlite_nio_sqlite3_errmsg($0)) } ?? "out of memory", statement: nil)
             sqlite_nio_sqlite3_close_v2(connection)
             connection = nil
             throw failure
@@ -50,7 +51,10 @@ final class SQLiteHandle: @unchecked Sendable {
         while true {
             switch sqlite_nio_sqlite3_step(statement.pointer) {
             case SQLITE_ROW:
-                onRow(SQLiteRow(columns: statement.columns, values: (0..<Int32(statement.columns.count)).map { column(at: $0, of: statement.pointer) }))
+                onRow(
+                    SQLiteRow(
+                        columns: statement.columns,
+                        values: (0..<Int32(statement.columns.count)).map { column(at: $0, of: statement.pointer) }))
             case SQLITE_DONE:
                 return
             case let status:
@@ -71,7 +75,9 @@ final class SQLiteHandle: @unchecked Sendable {
 
     private func prepare(_ sql: String) throws(SQLiteFailure) -> PreparedStatement {
         if let statement = prepared[sql] { return statement }
-        guard let connection else { throw SQLiteFailure(code: SQLiteFailure.misuse, message: "the connection to \(path) is closed", statement: sql) }
+        guard let connection else {
+            throw SQLiteFailure(code: SQLiteFailure.misuse, message: "the connection to \(path) is closed", statement: sql)
+        }
         var pointer: OpaquePointer?
         try check(sqlite_nio_sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil), sql)
         guard let pointer else { throw SQLiteFailure(code: SQLiteFailure.misuse, message: "the statement is empty", statement: sql) }
@@ -87,7 +93,8 @@ final class SQLiteHandle: @unchecked Sendable {
         case .integer(let integer): sqlite_nio_sqlite3_bind_int64(statement, index, integer)
         case .real(let real): sqlite_nio_sqlite3_bind_double(statement, index, real)
         case .text(let text): sqlite_nio_sqlite3_bind_text(statement, index, text, -1, Self.transient)
-        case .blob(let bytes): bytes.withUnsafeBytes { sqlite_nio_sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), Self.transient) }
+        case .blob(let bytes):
+            bytes.withUnsafeBytes { sqlite_nio_sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), Self.transient) }
         }
     }
 

@@ -21,7 +21,8 @@ struct SQLiteRow: SQLRow {
 
     private func value(_ column: String) throws -> SQLiteValue {
         guard let index = columns.firstIndex(of: column) else {
-            throw DecodingError.keyNotFound(SQLiteValueDecoder.Key(column), .init(codingPath: [], debugDescription: "no column \(column) in \(columns)"))
+            throw DecodingError.keyNotFound(
+                SQLiteValueDecoder.Key(column), .init(codingPath: [], debugDescription: "no column \(column) in \(columns)"))
         }
         return values[index]
     }

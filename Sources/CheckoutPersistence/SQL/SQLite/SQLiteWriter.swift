@@ -28,7 +28,9 @@ actor SQLiteWriter {
     /// A body that throws or ends with `.rollback` undoes only its own changes. If the transaction
     /// itself fails (its `COMMIT`, or an error after which SQLite rolled it back), every caller in the
     /// batch gets that error and none of their changes stay.
-    func write<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>) async throws -> Result {
+    func write<Result: Sendable>(
+        _ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>
+    ) async throws -> Result {
         guard !isClosed else { throw Self.closed(file) }
         return try await withCheckedThrowingContinuation { continuation in
             queue.append(QueuedWrite(body, answering: continuation))
@@ -100,7 +102,9 @@ actor SQLiteWriter {
     /// Runs every write of `batch` in a savepoint of one transaction and commits it: returns what each
     /// write ended with, or the error that ended the transaction. Runs on the connection's thread, off
     /// the actor, so that callers can queue the next batch meanwhile.
-    fileprivate nonisolated static func commit(_ batch: [QueuedWrite], on database: any SQLDatabase) async -> (finished: [FinishedWrite], failure: (any Error)?) {
+    fileprivate nonisolated static func commit(
+        _ batch: [QueuedWrite], on database: any SQLDatabase
+    ) async -> (finished: [FinishedWrite], failure: (any Error)?) {
         var finished: [FinishedWrite] = []
         do {
             try await database.raw("BEGIN IMMEDIATE").run()
@@ -164,7 +168,9 @@ actor SQLiteWriter {
 
 private extension SQLiteSession {
     /// ``SQLiteWriter/commit(_:on:)`` on this connection's thread.
-    func commit(_ batch: [SQLiteWriter.QueuedWrite], counting statistics: DatabaseStatistics) async -> (finished: [SQLiteWriter.FinishedWrite], failure: (any Error)?) {
+    func commit(
+        _ batch: [SQLiteWriter.QueuedWrite], counting statistics: DatabaseStatistics
+    ) async -> (finished: [SQLiteWriter.FinishedWrite], failure: (any Error)?) {
         do {
             return try await run { await SQLiteWriter.commit(batch, on: $0.counted(in: statistics)) }
         } catch {
