@@ -79,10 +79,15 @@ struct ChaosRun {
         let isLoss = { (violation: String) in violation.contains("was never answered") || violation.contains("a publish was lost") }
         // A lost command that had charged keeps its charge: nothing is left to refund it. Same cause.
         let lost = Set(violations.filter(isLoss).compactMap { $0.split(separator: " ").first.map(String.init) })
+        // Only a command that sat in a retry queue can be the known loss; any other loss fails the run.
+        let parked = knownLoss == nil ? [] : world.workers.parkedInRetryQueues(lost)
         let isChargeOfALoss = { (violation: String) in
-            violation.hasSuffix("has neither an order nor a refund") && lost.contains { violation.contains(" of \($0) ") }
+            violation.hasSuffix("has neither an order nor a refund") && parked.contains { violation.contains(" of \($0) ") }
         }
-        let known = knownLoss.map { _ in violations.filter { isLoss($0) || isChargeOfALoss($0) } } ?? []
+        let isKnownLoss = { (violation: String) in
+            isLoss(violation) && violation.split(separator: " ").first.map { parked.contains(String($0)) } == true
+        }
+        let known = knownLoss.map { _ in violations.filter { isKnownLoss($0) || isChargeOfALoss($0) } } ?? []
         let failing = violations.filter { !known.contains($0) }
         if let knownLoss, !known.isEmpty {
             withKnownIssue(knownLoss) {

@@ -110,6 +110,19 @@ final class ChaosWorkers: Sendable {
         for worker in running.withLock({ $0 }) { worker.kill() }
     }
 
+    /// Which of `commandIDs` a worker's log says it parked in a retry queue (to retry it, or to look
+    /// again later at a command another worker held): commands the broker then held in that queue.
+    func parkedInRetryQueues(_ commandIDs: Set<String>) -> Set<String> {
+        let parking = ["retrying in", "looking again after the first retry delay"]
+        var parked: Set<String> = []
+        for worker in killed.withLock({ $0 }) + running.withLock({ $0 }) {
+            for line in worker.standardError.split(separator: "\n") where parking.contains(where: { line.contains($0) }) {
+                parked.formUnion(commandIDs.filter { line.contains($0) })
+            }
+        }
+        return parked
+    }
+
     /// Writes every worker's log, killed ones included, to `worker-N.log` files in `directory`.
     func saveLogs(in directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
