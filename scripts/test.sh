@@ -46,6 +46,12 @@ trap 'exit 143' TERM
 # librabbitmq-dev & co. are needed by the build itself.
 "$SERVERS" install 8>&-
 
+say "checking the format (swift format lint, .swift-format)"
+swift format lint --strict --recursive --parallel Sources Tests || {
+    echo "test.sh: ERROR: sources differ from .swift-format's layout; run: swift format format --in-place --recursive Sources Tests" >&2
+    exit 1
+}
+
 say "building (swift build --build-tests)"
 swift build --build-tests
 # The worker exports traces over OTLP/HTTP only: no gRPC package may enter its build graph.
