@@ -39,6 +39,8 @@ public struct SyncCartUseCase: SyncCart {
             return try await replay(recorded, to: request)
         }
         var outcome = decide(command, merged: merged, adjustments: mergeAdjustments, on: snapshot, at: now())
+        // A cart taken first is recorded as the version conflict it is; a rejection has no cart to
+        // conflict on, so this loops at most twice.
         while true {
             switch try await store.record(outcome, digest: request.digest, for: command.id) {
             case .recorded:
