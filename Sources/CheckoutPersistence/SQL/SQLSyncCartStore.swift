@@ -2,8 +2,8 @@ import CheckoutDomain
 import Foundation
 import SQLKit
 
-/// ``SyncCartStore`` over `processed_commands`, `carts` and `products`: one statement reads, one
-/// transaction writes.
+/// ``SyncCartStore`` over `processed_commands`, `carts` and `products`: one statement reads; one write
+/// records (an entry of SQLite's writer batch, or one function call on PostgreSQL).
 struct SQLSyncCartStore: SyncCartStore {
     let executor: SQLExecutor
     let commands: SQLCommandLog
