@@ -9,7 +9,7 @@ import Testing
 @Suite struct PaymentGatewayTests {
     @Test func aGatewayThatTimesOutAfterChargingIsRetriedWithTheSameKeyAndChargesOnce() async throws {
         try await withStripe(FakeStripeOptions(slowAnswerDelay: .seconds(2))) { stripe in
-            try await withWorld(Self.settings(stripe)) { world, worker in
+            try await withWorld(Self.settings(stripe, timeout: "500ms")) { world, worker in
                 try await world.send(.syncCart, Bodies.syncCart(), messageID: "sync-1")
                 try await world.events.wait { $0.properties.correlationID == "sync-1" }
                 try await world.send(.placeOrder, Bodies.placeOrder(token: FakeStripeToken.timeoutAfterCharge), messageID: "order-slow")
@@ -94,8 +94,6 @@ import Testing
         try await withStripe { stripe in
             var settings = Self.settings(stripe)
             settings["CHECKOUT_STRIPE_API_KEY"] = "sk_test_revoked"
-            // Ample: on a loaded machine a 401 slower than the suite's 500 ms would be a timeout, which is retried.
-            settings["CHECKOUT_STRIPE_TIMEOUT"] = "10s"
             try await withWorld(settings) { world, worker in
                 try await world.send(.syncCart, Bodies.syncCart(), messageID: "sync-1")
                 try await world.events.wait { $0.properties.correlationID == "sync-1" }
@@ -140,12 +138,14 @@ import Testing
     }
 
     /// The worker's settings for the fake gateway: answers later than 500 ms count as lost.
-    private static func settings(_ stripe: FakeStripeServer) -> [String: String] {
+    /// - Parameter timeout: Ample by default: on a loaded machine an answer later than a tight timeout
+    ///   is a timeout, which is retried, and the tests that count no retries would fail.
+    private static func settings(_ stripe: FakeStripeServer, timeout: String = "10s") -> [String: String] {
         [
             "CHECKOUT_PAYMENT_PROCESSOR": "stripe",
             "CHECKOUT_STRIPE_API_KEY": stripe.apiKey,
             "CHECKOUT_STRIPE_BASE_URL": stripe.baseURL,
-            "CHECKOUT_STRIPE_TIMEOUT": "500ms",
+            "CHECKOUT_STRIPE_TIMEOUT": timeout,
         ]
     }
 }
