@@ -15,11 +15,6 @@ public struct CommandLog<Outcome: Sendable & Equatable>: Sendable {
 
     public init() {}
 
-    /// Whether no command is claimed or recorded (a released claim keeps only its digest).
-    public var isEmpty: Bool {
-        entries.values.allSatisfy { if case .released = $0 { true } else { false } }
-    }
-
     /// The recorded outcome, if any.
     public func outcome(for commandID: CommandID) -> Outcome? {
         guard case .completed(let outcome, _) = entries[commandID] else { return nil }
