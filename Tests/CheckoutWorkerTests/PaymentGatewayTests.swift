@@ -8,8 +8,8 @@ import Testing
 /// customer is charged when the gateway misbehaves.
 @Suite struct PaymentGatewayTests {
     @Test func aGatewayThatTimesOutAfterChargingIsRetriedWithTheSameKeyAndChargesOnce() async throws {
-        try await withStripe(FakeStripeOptions(slowAnswerDelay: .seconds(2))) { stripe in
-            try await withWorld(Self.settings(stripe, timeout: "500ms")) { world, worker in
+        try await withStripe(FakeStripeOptions(slowAnswerDelay: .seconds(5))) { stripe in
+            try await withWorld(Self.settings(stripe, timeout: "2s")) { world, worker in
                 try await world.send(.syncCart, Bodies.syncCart(), messageID: "sync-1")
                 try await world.events.wait { $0.properties.correlationID == "sync-1" }
                 try await world.send(.placeOrder, Bodies.placeOrder(token: FakeStripeToken.timeoutAfterCharge), messageID: "order-slow")
