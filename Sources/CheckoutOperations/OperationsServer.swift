@@ -78,6 +78,11 @@ public struct OperationsServer: Service {
         return router
     }
 
+    /// Whether every readiness check passes now, as `/health/ready` would answer.
+    public func isReady() async -> Bool {
+        await ReadinessReport.evaluate(readinessChecks, timeout: checkTimeout, logger: logger).isReady
+    }
+
     private func readiness() async -> Response {
         let report = await ReadinessReport.evaluate(readinessChecks, timeout: checkTimeout, logger: logger)
         return Response(

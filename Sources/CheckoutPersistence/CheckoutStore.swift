@@ -1,12 +1,13 @@
 public import CheckoutDomain
 import Foundation
 public import Logging
+public import ServiceLifecycle
 
 /// Every port of the domain over one database, opened from `CHECKOUT_DATABASE_URL`.
 ///
 /// The ports share the database, so that a cart or an order is stored in the same transaction
 /// as its command's outcome.
-public struct CheckoutStore: Sendable {
+public struct CheckoutStore: Service {
     public let syncCarts: any SyncCartStore
     public let carts: any CartRepository
     public let catalog: any ProductCatalog
@@ -16,6 +17,8 @@ public struct CheckoutStore: Sendable {
     /// What the store counts of its database traffic; the in-memory store counts nothing.
     public let statistics: DatabaseStatistics
     private let backend: any StoreBackend
+    /// What runs the store when ``open(_:poolSize:logger:)`` opened it; nil in a service group.
+    private var running: Task<Void, Never>?
 
     /// How long a worker counts as alive after it last renewed its liveness; then other workers take
     /// over the commands it claimed, without waiting for the claims' lease.
@@ -24,37 +27,32 @@ public struct CheckoutStore: Sendable {
     /// its claims be taken while it works on them.
     public static let livenessInterval: Duration = .seconds(1)
 
-    /// "sqlite://PATH" (relative or absolute path), "postgres://user:pass@host:port/db", or
-    /// "memory://" (this process only; for tests and benchmarks). Migrates before returning.
+    /// A store over `url`, not yet connected: run it (``run()``, in the worker's service group), then
+    /// ``prepare()`` it before using its ports. Code without a service group uses ``open(_:poolSize:logger:)``.
     ///
-    /// - Parameter poolSize: Connections the store keeps open at most; at least 1. SQLite keeps this many
-    ///   read-only connections, plus the one that writes.
-    /// - Throws: ``DatabaseURLError`` for a URL it cannot read; `RetryableError` when the database cannot be reached.
-    public static func open(_ url: String, poolSize: Int, logger: Logger) async throws -> CheckoutStore {
+    /// - Parameters:
+    ///   - url: "sqlite://PATH" (relative or absolute path), "postgres://user:pass@host:port/db", or
+    ///     "memory://" (this process only; for tests and benchmarks).
+    ///   - poolSize: Connections the store keeps open at most; at least 1. SQLite keeps this many
+    ///     read-only connections, plus the one that writes.
+    /// - Throws: ``DatabaseURLError`` for a URL it cannot read.
+    public init(_ url: String, poolSize: Int, logger: Logger) throws {
         let engine: any SQLEngine
         let statistics = DatabaseStatistics()
         switch try DatabaseURL(url) {
         case .memory:
-            return inMemory()
+            self = Self.inMemory()
+            return
         case .sqlite(let path):
             engine = SQLiteEngine(path: path, readers: poolSize, logger: logger, statistics: statistics)
         case .postgres(let location):
-            engine = try PostgresEngine.start(location, poolSize: poolSize, logger: logger, statistics: statistics)
+            engine = PostgresEngine(location, poolSize: poolSize, logger: logger, statistics: statistics)
         }
         let executor = SQLExecutor(engine: engine)
         let worker = SQLWorkerLiveness(worker: UUID().uuidString.lowercased())
-        let backend = SQLStoreBackend(executor: executor, liveness: worker, isSingleProcess: engine is SQLiteEngine)
-        do {
-            try await backend.checkReachable()
-            try await Migrator(engine: engine, migrations: Migrations.all, logger: logger).migrate()
-            try await backend.renewLiveness(window: Double(livenessWindow.components.seconds), first: false)
-        } catch {
-            await engine.close()
-            throw error
-        }
         let syncCartLog = SQLCommandLog(kind: "sync-cart", owner: worker)
         let placeOrderLog = SQLCommandLog(kind: "place-order", owner: worker)
-        return CheckoutStore(
+        self.init(
             syncCarts: SQLSyncCartStore(executor: executor, commands: syncCartLog),
             carts: SQLCarts(executor: executor),
             catalog: SQLCatalog(executor: executor),
@@ -62,8 +60,59 @@ public struct CheckoutStore: Sendable {
             placeOrderCommands: SQLProcessedCommands(executor: executor, log: placeOrderLog),
             charges: SQLChargeLog(executor: executor, log: placeOrderLog),
             statistics: statistics,
-            backend: backend
+            backend: SQLStoreBackend(
+                executor: executor, liveness: worker, migrator: Migrator(engine: engine, migrations: Migrations.all, logger: logger),
+                isSingleProcess: engine is SQLiteEngine)
         )
+    }
+
+    /// A store over `url`, running and prepared, for code without a service group (the sub-commands
+    /// other than `run`, and tests); ``close()`` stops it.
+    ///
+    /// - Throws: ``DatabaseURLError`` for a URL it cannot read; `RetryableError` when the database cannot be reached.
+    public static func open(_ url: String, poolSize: Int, logger: Logger) async throws -> CheckoutStore {
+        var store = try CheckoutStore(url, poolSize: poolSize, logger: logger)
+        let running = Task { [store] in await store.backend.run() }
+        store.running = running
+        do {
+            try await store.prepare()
+        } catch {
+            await store.close()
+            throw error
+        }
+        return store
+    }
+
+    /// Keeps the database's connections until graceful shutdown or cancellation, then closes them: the
+    /// worker's service group runs it before the services that use the store, so it closes after them.
+    public func run() async {
+        await backend.run()
+    }
+
+    /// Checks that the database answers, migrates it, and says that this worker is alive: call it once
+    /// the store runs, before any other call.
+    public func prepare() async throws {
+        try await backend.prepare(livenessWindow: Double(Self.livenessWindow.components.seconds))
+    }
+
+    private init(
+        syncCarts: any SyncCartStore,
+        carts: any CartRepository,
+        catalog: any ProductCatalog,
+        orders: any OrderRepository,
+        placeOrderCommands: any ProcessedCommands<PlaceOrderOutcome>,
+        charges: any ChargeLog,
+        statistics: DatabaseStatistics,
+        backend: any StoreBackend
+    ) {
+        self.syncCarts = syncCarts
+        self.carts = carts
+        self.catalog = catalog
+        self.orders = orders
+        self.placeOrderCommands = placeOrderCommands
+        self.charges = charges
+        self.statistics = statistics
+        self.backend = backend
     }
 
     /// A new, empty store in this process's memory.
@@ -122,8 +171,10 @@ public struct CheckoutStore: Sendable {
         try await backend.checkReachable()
     }
 
-    /// Closes the database's connections; the store must not be used afterwards.
+    /// Closes the connections of a store that ``open(_:poolSize:logger:)`` opened; the store must not be
+    /// used afterwards. A store run by a service group closes when the group stops it.
     public func close() async {
-        await backend.close()
+        running?.cancel()
+        await running?.value
     }
 }

@@ -12,5 +12,8 @@ protocol StoreBackend: Sendable {
     /// The secret named `name`, made from `candidate` by whichever worker asks first.
     func secret(_ name: String, candidate: String) async throws -> String
     func checkReachable() async throws
-    func close() async
+    /// Checks that the database answers, migrates it, and says that this worker is alive for `livenessWindow`.
+    func prepare(livenessWindow: Double) async throws
+    /// Keeps the database's connections until graceful shutdown or cancellation, then closes them.
+    func run() async
 }

@@ -1,4 +1,6 @@
 public import Logging
+public import ServiceLifecycle
+import Synchronization
 
 /// A recovering RabbitMQ connection: declare, publish with confirms, and consume with manual acks.
 ///
@@ -6,8 +8,13 @@ public import Logging
 /// reconnects (trying each configured node in turn, with capped exponential backoff and jitter),
 /// re-declares everything declared so far and resumes every consumer. Operations in flight during a loss
 /// fail with a retryable ``AMQPError``; none hangs.
-public final class AMQPConnection: Sendable {
+///
+/// As a `Service` of a service group it connects when the group starts and closes when the group
+/// stops it; code without a group uses ``connect(_:logger:onReconnect:)`` and ``close()``.
+public final class AMQPConnection: Service {
     private let driver: AMQPConnectionDriver
+    /// How the first connection went, once it did, and who waits for it meanwhile.
+    private let firstConnection = Mutex<(result: Result<Void, any Error>?, waiters: [CheckedContinuation<Void, any Error>])>((nil, []))
 
     /// Runs tasks on the connection's own thread, between its frames.
     ///
@@ -17,24 +24,65 @@ public final class AMQPConnection: Sendable {
     /// runs. Keep blocking calls and long computations off it: while a job runs, no frame is read.
     public let executor: any TaskExecutor
 
-    private init(driver: AMQPConnectionDriver) {
-        self.driver = driver
-        executor = AMQPConnectionExecutor(driver: driver)
-    }
-
-    /// Connects to the first node that answers; throws the last node's error when none does.
+    /// A connection that connects once ``run()`` runs.
     ///
     /// - Parameter onReconnect: Called each time the connection is recovered after a loss, once the
     ///   topology is re-declared and the consumers resumed (for a metric). It runs on the connection's
     ///   own thread, so it must return at once.
+    public init(
+        _ configuration: AMQPConfiguration,
+        logger: Logger = Logger(label: "rabbitmq"),
+        onReconnect: @escaping @Sendable () -> Void = {}
+    ) {
+        driver = AMQPConnectionDriver(configuration: configuration, logger: logger, onReconnect: onReconnect)
+        executor = AMQPConnectionExecutor(driver: driver)
+    }
+
+    /// Connects to the first node that answers; throws the last node's error when none does.
     public static func connect(
         _ configuration: AMQPConfiguration,
         logger: Logger = Logger(label: "rabbitmq"),
         onReconnect: @escaping @Sendable () -> Void = {}
     ) async throws -> AMQPConnection {
-        let driver = AMQPConnectionDriver(configuration: configuration, logger: logger, onReconnect: onReconnect)
-        try await driver.start()
-        return AMQPConnection(driver: driver)
+        let connection = AMQPConnection(configuration, logger: logger, onReconnect: onReconnect)
+        try await connection.start()
+        return connection
+    }
+
+    /// Connects (throwing as ``connect(_:logger:onReconnect:)`` does), keeps the connection, recovering
+    /// it, until graceful shutdown or cancellation, then closes it.
+    public func run() async throws {
+        try await start()
+        try? await gracefulShutdown()
+        await close()
+    }
+
+    /// Returns once ``run()`` made the first connection; throws the error it failed with.
+    public func connected() async throws {
+        try await withCheckedThrowingContinuation { continuation in
+            let result = firstConnection.withLock { state in
+                if state.result == nil { state.waiters.append(continuation) }
+                return state.result
+            }
+            if let result { continuation.resume(with: result) }
+        }
+    }
+
+    private func start() async throws {
+        let result: Result<Void, any Error>
+        do {
+            try await driver.start()
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        let waiters = firstConnection.withLock { state in
+            state.result = result
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(with: result) }
+        try result.get()
     }
 
     public var isConnected: Bool { driver.isConnected }

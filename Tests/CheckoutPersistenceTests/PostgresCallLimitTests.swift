@@ -13,10 +13,10 @@ import Testing
                 Issue.record("the test URL is not a PostgreSQL URL")
                 return
             }
-            let engine = try PostgresEngine.start(
+            let engine = PostgresEngine(
                 location, poolSize: 1, logger: TestLogger.logger, statistics: DatabaseStatistics(), callLimit: .seconds(3))
             let executor = SQLExecutor(engine: engine)
-            do {
+            try await engine.whileRunning {
                 let error = await #expect(throws: RetryableError.self) {
                     try await executor.read("a call that outlives its limit") { try await $0.raw("SELECT pg_sleep(60)").run() }
                 }
@@ -31,11 +31,7 @@ import Testing
                 }
                 #expect(served, "the pool served nothing for 20 s after the abandoned call")
                 try await engine.checkReachable()
-            } catch {
-                await engine.close()
-                throw error
             }
-            await engine.close()
         }
     }
 }

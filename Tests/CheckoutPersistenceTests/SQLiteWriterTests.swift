@@ -99,14 +99,15 @@ import Testing
         try await TestDatabase.sqlite.withFreshURL { url in
             let path = String(url.dropFirst("sqlite://".count))
             let engine = SQLiteEngine(path: path, readers: 1, logger: TestLogger.logger, statistics: DatabaseStatistics())
-            try await engine.transaction { database in .commit(try await database.raw("CREATE TABLE numbers (n BIGINT PRIMARY KEY)").run())
-            }
+            try await engine.whileRunning {
+                try await engine.transaction { database in
+                    .commit(try await database.raw("CREATE TABLE numbers (n BIGINT PRIMARY KEY)").run())
+                }
 
-            await #expect(throws: SQLiteFailure.self) {
-                try await engine.read { try await Self.insert(1, on: $0) }
+                await #expect(throws: SQLiteFailure.self) {
+                    try await engine.read { try await Self.insert(1, on: $0) }
+                }
             }
-
-            await engine.close()
         }
     }
 

@@ -5,14 +5,13 @@ import Foundation
 import RabbitMQ
 import Testing
 
-/// Several workers on the same queues and the same database, as horizontal scaling runs them.
+/// Several workers on the same queues and the same PostgreSQL database, as horizontal scaling runs them.
 @Suite struct CompetingWorkersTests {
     @Test func twoWorkersShareTheQueuesAndActOnEveryCommandOnceEvenWhenItIsPublishedTwice() async throws {
         let world = try await TestWorld("competing")
-        let store = CheckoutStore.inMemory()
-        _ = try await store.importCatalog(TestWorld.catalog)
-        let first = try await world.startWorker(sharing: store)
-        let second = try await world.startWorker(sharing: store)
+        let database = try await TestDatabase.make(.postgres)
+        let first = try await world.startWorker(["CHECKOUT_DATABASE_URL": database.url])
+        let second = try await world.startWorker(["CHECKOUT_DATABASE_URL": database.url])
 
         let carts = 100
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -42,10 +41,13 @@ import Testing
             #expect(about.map(\.properties.messageID) == ["sync-\(index)/cart.synced", "sync-\(index)/cart.synced"], "cart-\(index)")
             #expect(about.allSatisfy { Bodies.json($0)["version"] as? Int == 1 })
         }
+        let store = try await CheckoutStore.open(database.url, poolSize: 1, logger: TestWorld.logger)
         for index in 0..<carts {
             #expect(try await store.carts.cart(.init("cart-\(index)"))?.version == 1)
         }
+        await store.close()
         #expect(world.deadLetters.all.isEmpty)
         await world.close()
+        await database.drop()
     }
 }

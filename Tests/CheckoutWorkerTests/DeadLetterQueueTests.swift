@@ -168,7 +168,9 @@ import Testing
             let newProduct = Product(
                 sku: try SKU("SKU-NEW"), name: "New", price: Money(minorUnits: 1250, currency: try CurrencyCode("EUR")), stock: 5,
                 isActive: true)
-            _ = try await worker.worker.store.importCatalog([newProduct])
+            let store = try await CheckoutStore.open("sqlite://\(path)", poolSize: 1, logger: TestWorld.logger)
+            _ = try await store.importCatalog([newProduct])
+            await store.close()
 
             var outcomes: [DeadLetterReplayOutcome] = []
             try await queue.replay(.reason("retries-exhausted")) { outcomes.append($0) }

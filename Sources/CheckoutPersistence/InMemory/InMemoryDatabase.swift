@@ -1,4 +1,5 @@
 import CheckoutDomain
+import ServiceLifecycle
 
 /// The state of the `memory://` store, changed only inside ``transaction(_:)``.
 ///
@@ -41,5 +42,10 @@ actor InMemoryDatabase: StoreBackend {
 
     func checkReachable() {}
 
-    func close() {}
+    func prepare(livenessWindow: Double) {}
+
+    /// Nothing to keep open: waits only so that the store runs as long as the service group.
+    nonisolated func run() async {
+        try? await gracefulShutdown()
+    }
 }

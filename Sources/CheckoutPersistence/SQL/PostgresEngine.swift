@@ -8,29 +8,28 @@ import SQLKit
 struct PostgresEngine: SQLEngine {
 
     private let client: PostgresClient
-    private let runTask: Task<Void, Never>
     private let location: PostgresLocation
     private let logger: Logger
     private let statistics: DatabaseStatistics
     private let callLimit: Duration
 
-    /// Starts the client's pool of up to `poolSize` connections; ``close()`` stops it.
+    /// A pool of up to `poolSize` connections, which connects once ``run()`` runs it.
     ///
     /// - Parameter callLimit: How long a call may go unanswered; see ``callDeadline``.
-    static func start(
+    init(
         _ location: PostgresLocation,
         poolSize: Int,
         logger: Logger,
         statistics: DatabaseStatistics,
         callLimit: Duration = .seconds(10)
-    ) throws -> PostgresEngine {
+    ) {
         var configuration = PostgresClient.Configuration(
             host: location.host,
             port: location.port,
             username: location.username,
             password: location.password,
             database: location.database,
-            tls: clientTLS(location.tls)
+            tls: Self.clientTLS(location.tls)
         )
         configuration.options.maximumConnections = max(1, poolSize)
         // Each connection going idle arms the pool's idle-timeout and keep-alive timers (Task.sleep); the next
@@ -40,12 +39,12 @@ struct PostgresEngine: SQLEngine {
         configuration.options.connectionIdleTimeout = .seconds(10)
         configuration.options.keepAliveBehavior = nil
         configuration.options.connectTimeout = .seconds(5)
-        configuration.options.additionalStartupParameters = startupParameters(location)
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        return PostgresEngine(
-            client: client, runTask: Task { await client.run() }, location: location, logger: logger, statistics: statistics,
-            callLimit: callLimit
-        )
+        configuration.options.additionalStartupParameters = Self.startupParameters(location)
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.location = location
+        self.logger = logger
+        self.statistics = statistics
+        self.callLimit = callLimit
     }
 
     var hasStoredFunctions: Bool { true }
@@ -99,9 +98,9 @@ struct PostgresEngine: SQLEngine {
         }
     }
 
-    func close() async {
-        runTask.cancel()
-        await runTask.value
+    /// The client's pool, which ends at graceful shutdown or cancellation.
+    func run() async {
+        await client.run()
     }
 
     /// The schema, and server-side bounds that match the call limit: a statement the worker gave up on

@@ -30,5 +30,6 @@ protocol SQLEngine: Sendable {
     /// When the caller stops waiting for an unanswered call; nil: no limit.
     var callDeadline: DatabaseDeadline? { get }
 
-    func close() async
+    /// Keeps the connections until graceful shutdown or cancellation, then closes them.
+    func run() async
 }

@@ -5,6 +5,7 @@ import SQLKit
 struct SQLStoreBackend: StoreBackend {
     let executor: SQLExecutor
     let liveness: SQLWorkerLiveness
+    let migrator: Migrator
     /// SQLite: one worker process per file, so another worker in `workers` is one that died.
     let isSingleProcess: Bool
 
@@ -88,8 +89,14 @@ struct SQLStoreBackend: StoreBackend {
         }
     }
 
-    func close() async {
-        await executor.engine.close()
+    func prepare(livenessWindow: Double) async throws {
+        try await checkReachable()
+        try await migrator.migrate()
+        try await renewLiveness(window: livenessWindow, first: false)
+    }
+
+    func run() async {
+        await executor.engine.run()
     }
 
     private static func order(from row: StoredRow, on database: any SQLDatabase) async throws -> Order {

@@ -26,13 +26,17 @@ struct RunSubcommand: AsyncParsableCommand {
         do {
             let tracing = try TracingBackend.make(environment: ProcessInfo.processInfo.environment, logger: logger)
             if tracing.exporter != nil { logger.info("exporting traces over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)") }
-            worker = try await buildWorker(
-                configuration: configuration, logger: logger, metrics: MetricsBootstrap.bootstrap(), tracing: tracing)
+            worker = try buildWorker(configuration: configuration, logger: logger, metrics: MetricsBootstrap.bootstrap(), tracing: tracing)
         } catch {
             logger.critical("could not start", error: error)
             throw ExitCode.failure
         }
-        try await worker.run()
+        do {
+            try await worker.run()
+        } catch {
+            logger.critical("stopped on an error", error: error)
+            throw ExitCode.failure
+        }
         logger.info("stopped")
     }
 }

@@ -1,15 +1,21 @@
-import CheckoutPersistence
+import CheckoutOperations
 import ServiceLifecycle
 
-/// The assembled worker: its services in one group, and the store tests look into.
+/// The assembled worker: its services in one group.
 struct Worker: Sendable {
-    /// The worker's database, for tests that stock the catalog or look at what was stored.
-    let store: CheckoutStore
     let serviceGroup: ServiceGroup
+    let operations: OperationsServer
 
-    /// Runs until SIGTERM or SIGINT (or ``shutDown()``), then drains and closes everything.
+    /// Runs until SIGTERM or SIGINT (or ``shutDown()``), then drains and closes everything; throws the
+    /// error a service failed with, such as a start-up step's.
     func run() async throws {
         try await serviceGroup.run()
+    }
+
+    /// What `/health/ready` answers now: whether the broker and the database answer and both command
+    /// queues are consumed.
+    var isReady: Bool {
+        get async { await operations.isReady() }
     }
 
     /// What SIGTERM does: stop consuming, finish what is in flight, close.

@@ -1,6 +1,7 @@
 import CheckoutOperations
 import Foundation
 import Prometheus
+import Synchronization
 
 @testable import checkout_worker
 
@@ -10,10 +11,28 @@ final class RunningWorker: Sendable {
     let metrics: MetricsBootstrap
     private let running: Task<Void, any Error>
 
-    init(_ worker: Worker, metrics: MetricsBootstrap) {
+    /// Runs `worker` and returns once it is ready, as `/health/ready` says; throws the error its start-up
+    /// failed with.
+    init(_ worker: Worker, metrics: MetricsBootstrap, readyWithin limit: Duration = .seconds(60)) async throws {
         self.worker = worker
         self.metrics = metrics
-        running = Task { try await worker.run() }
+        let stopped = Atomic<Bool>(false)
+        running = Task {
+            defer { stopped.store(true, ordering: .relaxed) }
+            try await worker.run()
+        }
+        let deadline = ContinuousClock.now + limit
+        while await !worker.isReady {
+            if stopped.load(ordering: .relaxed) {
+                try await running.value
+                throw WorkerProcessError(code: .exitedEarly, context: "the worker stopped before it was ready")
+            }
+            guard ContinuousClock.now < deadline else {
+                await worker.shutDown()
+                throw WorkerProcessError(code: .timedOut, context: "the worker was not ready within \(limit)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     /// The sum of a counter over its label values, read from this worker's `/metrics` registry.

@@ -87,17 +87,9 @@ struct TestDatabase: Sendable {
         let engine: any SQLEngine =
             switch try DatabaseURL(url) {
             case .sqlite(let path): SQLiteEngine(path: path, readers: 1, logger: TestWorld.logger, statistics: DatabaseStatistics())
-            case .postgres(let location):
-                try PostgresEngine.start(location, poolSize: 1, logger: TestWorld.logger, statistics: DatabaseStatistics())
+            case .postgres(let location): PostgresEngine(location, poolSize: 1, logger: TestWorld.logger, statistics: DatabaseStatistics())
             case .memory: throw DatabaseURLError(code: .unsupportedScheme, reason: "is memory://, which no other process can read")
             }
-        do {
-            let result = try await engine.withConnection(body)
-            await engine.close()
-            return result
-        } catch {
-            await engine.close()
-            throw error
-        }
+        return try await engine.whileRunning { try await engine.withConnection(body) }
     }
 }

@@ -112,8 +112,10 @@ final class TestWorld: Sendable {
         }
     }
 
-    /// A worker as `checkout-worker run` builds it, with this world's names and the in-memory store.
-    func startWorker(_ environment: [String: String] = [:], sharing store: CheckoutStore? = nil) async throws -> RunningWorker {
+    /// A worker as `checkout-worker run` builds it, with this world's names, on the in-memory store
+    /// unless `environment` names another, selling ``catalog`` (imported at start-up from a file, as
+    /// `CHECKOUT_CATALOG_FILE` does); returns once it is ready.
+    func startWorker(_ environment: [String: String] = [:]) async throws -> RunningWorker {
         var configuration = try WorkerConfiguration(
             reading: Self.reader(
                 [
@@ -121,6 +123,7 @@ final class TestWorld: Sendable {
                     "CHECKOUT_DATABASE_URL": "memory://",
                     "CHECKOUT_HTTP_PORT": "0",
                     "CHECKOUT_CONCURRENCY": "8",
+                    "CHECKOUT_CATALOG_FILE": Self.catalogFile,
                 ].merging(environment) { $1 }))
         configuration.messaging.commandsExchange = names.commandsExchange
         configuration.messaging.eventsExchange = names.eventsExchange
@@ -131,10 +134,22 @@ final class TestWorld: Sendable {
         configuration.messaging.retryDelays = names.retryDelays
         configuration.amqp.heartbeatSeconds = 5
         let metrics = MetricsBootstrap()
-        let worker = try await buildWorker(configuration: configuration, logger: Self.logger, metrics: metrics, sharedStore: store)
-        if store == nil { _ = try await worker.store.importCatalog(Self.catalog) }
-        return RunningWorker(worker, metrics: metrics)
+        return try await RunningWorker(
+            try buildWorker(configuration: configuration, logger: Self.logger, metrics: metrics), metrics: metrics)
     }
+
+    /// ``catalog`` as a catalog file, written once per test process.
+    static let catalogFile: String = {
+        let rows = catalog.map { product in
+            [
+                "sku": product.sku.rawValue, "name": product.name, "unitPrice": product.price.minorUnits,
+                "currency": product.price.currency.rawValue, "stock": product.stock, "active": product.isActive,
+            ] as [String: Any]
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("test-world-catalog-\(UUID().uuidString).json").path
+        try! JSONSerialization.data(withJSONObject: rows).write(to: URL(fileURLWithPath: path))
+        return path
+    }()
 
     /// Publishes a command as a client would.
     @discardableResult

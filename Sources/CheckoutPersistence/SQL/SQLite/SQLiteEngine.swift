@@ -1,5 +1,6 @@
 import Logging
 import SQLKit
+import ServiceLifecycle
 
 /// SQLite through one writer connection that commits queued writes in batches (``SQLiteWriter``) and a
 /// pool of read-only connections that read beside it (WAL).
@@ -44,7 +45,9 @@ struct SQLiteEngine: SQLEngine {
         try await read { try await $0.raw("SELECT 1").run() }
     }
 
-    func close() async {
+    /// Connections open on first use; nothing runs in the background but their threads.
+    func run() async {
+        try? await gracefulShutdown()
         await writer.close()
         await readers.close()
     }
