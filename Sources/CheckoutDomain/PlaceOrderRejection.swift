@@ -50,7 +50,8 @@ public struct PlaceOrderRejection: Hashable, Codable, Sendable {
     /// The rejection of a command abandoned once `error` outlasted every retry: `payment-unavailable`
     /// when the payment processor failed, `unavailable` otherwise; it refunds what an attempt may have charged.
     public static func unavailable(cartID: String, after error: RetryableError) -> PlaceOrderRejection {
-        let reason: PlaceOrderRejectionReason = error.code == .paymentProcessorUnavailable ? .paymentUnavailable : .unavailable
+        let reason: PlaceOrderRejectionReason =
+            [.paymentProcessorUnavailable, .paymentSearchLagging].contains(error.code) ? .paymentUnavailable : .unavailable
         return PlaceOrderRejection(
             cartID: cartID,
             reason: reason,

@@ -64,12 +64,15 @@ public struct PlaceOrderUseCase: PlaceOrder {
         try await processedCommands.once(
             command.id, digest: request.digest, at: now, lease: claimLease,
             work: { try await place(command, at: now) },
-            report: { try await report($0, of: command.id, waitingForTheSearch: true) },
+            report: { try await report($0, of: command.id) },
             conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
     }
 
     /// Records the abandon as the command's outcome: its idempotency key has been used with the
     /// payment processor, so handling it afresh later could meet the refunded charge again.
+    ///
+    /// Throws ``RetryableError/Code/paymentSearchLagging`` while an earlier attempt's charge may still
+    /// show up in the processor's search: it is refunded before the command is answered, also now.
     public func abandon(_ request: PlaceOrderRequest, after error: RetryableError) async throws {
         guard let command = try? ValidPlaceOrderRequest(validating: request, payments: payments) else {
             return try await execute(request)
@@ -79,7 +82,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
         try await processedCommands.once(
             command.id, digest: request.digest, at: now, lease: claimLease,
             work: { try await processedCommands.record(.rejected(rejection: rejection), for: command.id) },
-            report: { try await report($0, of: command.id, waitingForTheSearch: false) },
+            report: { try await report($0, of: command.id) },
             conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
     }
 
@@ -196,11 +199,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
     /// Refunds first when the outcome owes a refund: the outcome is recorded before the refund is
     /// made, so a crash or a processor outage in between is mended by the redelivery's replay.
     /// A declined charge took nothing, so it owes no refund of an earlier attempt either.
-    ///
-    /// - Parameter waitingForTheSearch: Whether a charge the processor's search does not show yet makes
-    ///   the command wait (a retry), or is taken as not made (the last word, after every retry: the dead
-    ///   letter, replayed later, refunds it if it shows up).
-    private func report(_ outcome: PlaceOrderOutcome, of commandID: CommandID, waitingForTheSearch: Bool) async throws {
+    private func report(_ outcome: PlaceOrderOutcome, of commandID: CommandID) async throws {
         switch outcome {
         case .placed(let order):
             try await output.didPlace(order)
@@ -208,7 +207,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
             if let payment = rejection.refundedPayment {
                 try await payments.refund(payment)
             } else if rejection.refundsEarlierCharge {
-                try await refundEarlierCharge(of: commandID, waitingForTheSearch: waitingForTheSearch)
+                try await refundEarlierCharge(of: commandID)
             }
             try await output.didReject(rejection)
         }
@@ -217,8 +216,9 @@ public struct PlaceOrderUseCase: PlaceOrder {
     /// Gives back what an earlier attempt of the command charged: by its id when the approval was
     /// recorded; through the processor's search when only the request was (its answer was lost).
     /// A search may not be read-after-write, so one that finds nothing within the processor's
-    /// ``PaymentProcessor/searchLag`` of the request is not believed yet: the command is retried until it is.
-    private func refundEarlierCharge(of commandID: CommandID, waitingForTheSearch: Bool) async throws {
+    /// ``PaymentProcessor/searchLag`` of the request is not believed yet, also after the last retry: the
+    /// command is looked at again (``RetryableError/Code/paymentSearchLagging``) until it is.
+    private func refundEarlierCharge(of commandID: CommandID) async throws {
         switch try await charges.charge(of: commandID) {
         case nil:
             return
@@ -226,9 +226,9 @@ public struct PlaceOrderUseCase: PlaceOrder {
             try await payments.refund(payment)
         case .requested(let requestedAt):
             let found = try await payments.refundCharge(madeWith: commandID)
-            guard found == nil, waitingForTheSearch, now().timeIntervalSince(requestedAt) < payments.searchLag else { return }
+            guard found == nil, now().timeIntervalSince(requestedAt) < payments.searchLag else { return }
             throw RetryableError(
-                code: .paymentProcessorUnavailable,
+                code: .paymentSearchLagging,
                 context:
                     "the charge command \(commandID) requested at \(requestedAt) is not found yet; the processor's search may lag behind it"
             )

@@ -14,6 +14,9 @@ public struct RetryableError: Error, CustomStringConvertible, CustomDebugStringC
         public static let databaseUnavailable = Code(description: "database-unavailable")
         /// The payment processor; a final failure is `payment-unavailable`.
         public static let paymentProcessorUnavailable = Code(description: "payment-processor-unavailable")
+        /// The payment processor's search does not show an earlier attempt's charge yet, though it may
+        /// still (``PaymentProcessor/searchLag``): looked at again without spending a retry.
+        public static let paymentSearchLagging = Code(description: "payment-search-lagging")
         /// Another worker holds an unexpired claim on the command (see ``ProcessedCommands``).
         public static let commandInProgress = Code(description: "command-in-progress")
         /// The message broker the outcome is reported through (a lost connection, an unconfirmed publish).

@@ -138,7 +138,7 @@ public struct StripePaymentProcessor: PaymentProcessor {
         }
         let result = try response.decode(StripeSearchResult.self, context: context)
         guard let intent = result.data.first(where: { $0.status == "succeeded" }) else {
-            logger.debug("Stripe has no charge to refund", metadata: ["command.id": "\(idempotencyKey)"])
+            logger.notice("Stripe's search shows no charge of the command to refund", metadata: ["command.id": "\(idempotencyKey)"])
             return nil
         }
         let payment = try payment(of: intent, context: context)

@@ -10,6 +10,7 @@ import Testing
 /// the broker refuses handed back to it rather than acked.
 @Suite struct CommandHandlerRetryTests {
     private static let databaseDown = RetryableError(code: .databaseUnavailable, context: "loading cart cart-42")
+    private static let searchLagging = RetryableError(code: .paymentSearchLagging, context: "the charge of command sync-1 is not found yet")
 
     @Test func aTransientFailureParksACopyInTheFirstRetryQueueWithASignedCountThenAcks() async throws {
         let sut = try await CommandHandlerSUT.make()
@@ -93,6 +94,51 @@ import Testing
             sut.signer.verifies(
                 try #require(copy.properties.headers?[RetryHeaders.retrySignature]?.stringValue), messageID: "sync-1", retryCount: 1))
         #expect(sut.settledLast(delivery) == .ack)
+    }
+
+    @Test func aChargeTheProcessorsSearchDoesNotShowYetIsWaitedForWithoutSpendingARetry() async throws {
+        let sut = try await CommandHandlerSUT.make()
+        sut.failures.fail(with: Self.searchLagging)
+        let headers = sut.signedRetryHeaders(messageID: "sync-1", count: 1, routingKey: "cart.sync")
+
+        let delivery = await sut.handle(
+            .syncCart, routingKey: "checkout.sync-cart", properties: ClientMessages.properties(messageID: "sync-1", headers: headers),
+            body: ClientMessages.syncCart())
+
+        let copy = try #require(sut.retries.only)
+        #expect(copy.routingKey == "checkout.retry.sync-cart.1s")
+        #expect(copy.properties.headers?[RetryHeaders.retryCount]?.intValue == 1)
+        #expect(sut.events.isEmpty && sut.deadLetters.isEmpty)
+        #expect(sut.settledLast(delivery) == .ack)
+    }
+
+    /// Answering a command given up while a charge of it may still show in the processor's search could
+    /// leave the charge kept: it waits, given up, and is answered and dead-lettered once it can be.
+    @Test func aCommandGivenUpWaitsForTheProcessorsSearchThenIsAnsweredAndDeadLettered() async throws {
+        let sut = try await CommandHandlerSUT.make()
+        sut.failures.fail(with: Self.databaseDown)
+        sut.abandonFailures.fail(with: Self.searchLagging)
+        let headers = sut.signedRetryHeaders(messageID: "sync-1", count: 2, routingKey: "cart.sync")
+
+        let last = await sut.handle(
+            .syncCart, routingKey: "checkout.sync-cart", properties: ClientMessages.properties(messageID: "sync-1", headers: headers),
+            body: ClientMessages.syncCart())
+        let waiting = try #require(sut.retries.only)
+        #expect(sut.events.isEmpty && sut.deadLetters.isEmpty)
+        let answered = await sut.handleAgain(waiting, .syncCart)
+
+        #expect(waiting.routingKey == "checkout.retry.sync-cart.1s")
+        #expect(waiting.properties.headers?[RetryHeaders.retryCount]?.intValue == 3)
+        #expect(sut.events.map(\.routingKey) == ["cart.sync-rejected"])
+        let dead = try #require(sut.deadLetters.only)
+        let deadHeaders = try #require(dead.properties.headers)
+        #expect(deadHeaders[RetryHeaders.errorReason]?.stringValue == "retries-exhausted")
+        #expect(deadHeaders[RetryHeaders.errorDetail]?.stringValue?.hasPrefix("gave up after 2 retries: database-unavailable") == true)
+        #expect(deadHeaders[RetryHeaders.retryCount]?.intValue == 2)
+        #expect(
+            sut.signer.verifies(try #require(deadHeaders[RetryHeaders.retrySignature]?.stringValue), messageID: "sync-1", retryCount: 2))
+        #expect(sut.broker.settlements(of: last) == [.ack])
+        #expect(sut.settledLast(answered) == .ack)
     }
 
     @Test func anEventTheBrokerDidNotConfirmIsRetried() async throws {

@@ -140,12 +140,15 @@ import Testing
     /// The worker's settings for the fake gateway: answers later than 500 ms count as lost.
     /// - Parameter timeout: Ample by default: on a loaded machine an answer later than a tight timeout
     ///   is a timeout, which is retried, and the tests that count no retries would fail.
+    /// The fake's search shows a charge at once, so the worker believes an empty search after a second
+    /// rather than the minute Stripe may take.
     private static func settings(_ stripe: FakeStripeServer, timeout: String = "10s") -> [String: String] {
         [
             "CHECKOUT_PAYMENT_PROCESSOR": "stripe",
             "CHECKOUT_STRIPE_API_KEY": stripe.apiKey,
             "CHECKOUT_STRIPE_BASE_URL": stripe.baseURL,
             "CHECKOUT_STRIPE_TIMEOUT": timeout,
+            "CHECKOUT_STRIPE_SEARCH_LAG": "1s",
         ]
     }
 }

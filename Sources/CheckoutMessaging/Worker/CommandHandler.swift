@@ -111,6 +111,12 @@ struct CommandHandler: Sendable {
         _ command: Command, _ envelope: CommandEnvelope, _ delivery: some MessageDelivery, span: any Span, start: ContinuousClock.Instant,
         logger: Logger
     ) async {
+        if router.isGivenUp(envelope) {
+            let detail = delivery.properties.headers?[RetryHeaders.errorDetail]?.stringValue ?? "gave up after its last retry"
+            return await giveUp(
+                command, envelope, delivery, after: RetryableError(code: .paymentSearchLagging, context: detail),
+                reason: "retries-exhausted", detail: detail, start: start, logger: logger)
+        }
         do {
             try await execute(command, envelope, logger: logger)
             delivery.ack()
@@ -122,11 +128,13 @@ struct CommandHandler: Sendable {
             if failure.code == .commandInProgress {
                 // Another worker has it, or had it and died: look again after the shortest delay, without
                 // spending a retry, until it finishes or its claim is taken over.
-                logger.info("the command is claimed by another worker; looking again after the first retry delay")
-                await finish(delivery, kind: envelope.kind, start: start, logger: logger) {
-                    try await router.retry(delivery, envelope, counting: false)
-                    return .retried
-                }
+                await lookAgain(delivery, envelope, because: "the command is claimed by another worker", start: start, logger: logger)
+            } else if failure.code == .paymentSearchLagging {
+                // Waiting for the processor's search to show a charge to refund is not a failure: the use
+                // case bounds the wait by the processor's search lag.
+                await lookAgain(
+                    delivery, envelope, because: "the payment processor's search does not show an earlier charge yet", start: start,
+                    logger: logger)
             } else if Self.isPermanent(error) {
                 // Trying again cannot help: the client gets its answer now, not after every retry delay.
                 await giveUp(
@@ -171,6 +179,16 @@ struct CommandHandler: Sendable {
         var detail = detail
         do {
             try await abandon(command, envelope, after: failure, logger: logger)
+        } catch  where Self.retryable(error).code == .paymentSearchLagging {
+            // A charge to refund may still show up: answering now could leave it kept. Given up it stays,
+            // and it is dead-lettered once answered.
+            logger.info(
+                "the answer waits for an earlier charge to show in the payment processor's search; looking again after the first retry delay"
+            )
+            return await finish(delivery, kind: envelope.kind, start: start, logger: logger) {
+                try await router.waitAfterGivingUp(delivery, envelope, detail: detail)
+                return .retried
+            }
         } catch {
             detail += "; the rejection could not be reported either: \(Self.retryable(error))"
         }
@@ -180,9 +198,21 @@ struct CommandHandler: Sendable {
                 "error.code": "\(failure.code)", "error.message": "\(detail)", "dead_letter.reason": "\(reason)",
             ])
         await finish(delivery, kind: envelope.kind, start: start, logger: logger) {
-            try await router.deadLetter(delivery, reason: reason, detail: detail)
+            try await router.deadLetter(delivery, envelope, reason: reason, detail: detail)
             metrics.deadLettered(envelope.kind, reason: reason)
             return .deadLettered
+        }
+    }
+
+    /// Sends the delivery to the first retry queue without spending a retry, for a wait that is not a failure.
+    private func lookAgain(
+        _ delivery: some MessageDelivery, _ envelope: CommandEnvelope, because reason: String, start: ContinuousClock.Instant,
+        logger: Logger
+    ) async {
+        logger.info("\(reason); looking again after the first retry delay")
+        await finish(delivery, kind: envelope.kind, start: start, logger: logger) {
+            try await router.retry(delivery, envelope, counting: false)
+            return .retried
         }
     }
 

@@ -21,15 +21,35 @@ struct FailureRouter: Sendable {
     ///   fewer left), or a wait for another worker's claim (the first delay, the count unchanged).
     @discardableResult
     func retry(_ delivery: some MessageDelivery, _ command: CommandEnvelope, counting: Bool = true) async throws -> Int {
-        let retryCount = command.retryCount + (counting ? 1 : 0)
+        try await park(
+            delivery, command, retryCount: command.retryCount + (counting ? 1 : 0),
+            queue: configuration.retryQueue(for: command.kind, retry: counting ? command.retryCount : 0))
+    }
+
+    /// Parks a command already given up in the first retry queue, its count past the last retry and the
+    /// dead letter's `detail` with it, for a wait before its answer (see ``isGivenUp(_:)``).
+    func waitAfterGivingUp(_ delivery: some MessageDelivery, _ command: CommandEnvelope, detail: String) async throws {
+        try await park(
+            delivery, command, retryCount: configuration.retryDelays.delays.count + 1,
+            queue: configuration.retryQueue(for: command.kind, retry: 0),
+            adding: [RetryHeaders.errorDetail: .string(String(detail.prefix(1000)))])
+    }
+
+    /// Whether the command was given up already and waits for its answer: its signed count is past the last retry.
+    func isGivenUp(_ command: CommandEnvelope) -> Bool {
+        command.retryCount > configuration.retryDelays.delays.count
+    }
+
+    private func park(
+        _ delivery: some MessageDelivery, _ command: CommandEnvelope, retryCount: Int, queue: String, adding extra: AMQPFieldTable = [:]
+    ) async throws -> Int {
         let (properties, dropped) = copy(
             delivery.properties,
-            adding: [
+            adding: extra.merging([
                 RetryHeaders.retryCount: .int64(Int64(retryCount)),
                 RetryHeaders.retrySignature: .string(signer.signature(messageID: command.messageID, retryCount: retryCount)),
                 RetryHeaders.originalRoutingKey: .string(command.routingKey),
-            ])
-        let queue = configuration.retryQueue(for: command.kind, retry: counting ? command.retryCount : 0)
+            ]) { _, worker in worker })
         try await broker.publish(AMQPMessage(exchange: "", routingKey: queue, properties: properties, body: delivery.body, mandatory: true))
         return dropped.count
     }
@@ -39,7 +59,10 @@ struct FailureRouter: Sendable {
     /// The original routing key is the one a retry carried in its header; a client's header that is no
     /// routing key (over the protocol's 255 bytes) is not used. If the broker cannot be sent the client's
     /// properties at all, the dead letter keeps the body, the message id and the worker's headers.
-    func deadLetter(_ delivery: some MessageDelivery, reason: String, detail: String) async throws {
+    ///
+    /// - Parameter command: The command, when the message was one; a command given up and then held for its
+    ///   answer (``waitAfterGivingUp(_:_:detail:)``) is dead-lettered with the count of its last retry.
+    func deadLetter(_ delivery: some MessageDelivery, _ command: CommandEnvelope? = nil, reason: String, detail: String) async throws {
         let original = delivery.properties.headers?[RetryHeaders.originalRoutingKey]?.stringValue
         let routingKey = original.flatMap { $0.utf8.count <= 255 ? $0 : nil } ?? delivery.routingKey
         var added: AMQPFieldTable = [
@@ -48,6 +71,11 @@ struct FailureRouter: Sendable {
             RetryHeaders.originalRoutingKey: .string(routingKey),
             RetryHeaders.deadLetteredAt: .timestamp(AMQPTimestamp(now())),
         ]
+        if let command, isGivenUp(command) {
+            let retries = configuration.retryDelays.delays.count
+            added[RetryHeaders.retryCount] = .int64(Int64(retries))
+            added[RetryHeaders.retrySignature] = .string(signer.signature(messageID: command.messageID, retryCount: retries))
+        }
         var (properties, dropped) = copy(delivery.properties, adding: added)
         if !dropped.isEmpty {
             let names = dropped.sorted().joined(separator: ", ")

@@ -11,7 +11,8 @@ import Tracing
 @testable import CheckoutMessaging
 
 /// The command handler over the in-memory broker and the in-memory store, running the real use cases
-/// with the sandbox payment processor; a test lines up sync-cart failures in `failures`.
+/// with the sandbox payment processor; a test lines up sync-cart failures in `failures`, and failures
+/// of giving one up in `abandonFailures`.
 struct CommandHandlerSUT {
     static let now = Date(timeIntervalSince1970: 1_750_000_000)
     /// Two retries, so that a test can follow a command to its give-up.
@@ -22,6 +23,7 @@ struct CommandHandlerSUT {
     let configuration: MessagingConfiguration
     let signer: RetrySigner
     let failures: ExecutionFailures
+    let abandonFailures: ExecutionFailures
 
     /// - Parameters:
     ///   - maximumPropertiesByteCount: What the broker takes in one frame; small, to make the client's
@@ -32,10 +34,13 @@ struct CommandHandlerSUT {
         let configuration = try configuration()
         let signer = RetrySigner(key: Array(repeating: 7, count: 32))
         let failures = ExecutionFailures()
+        let abandonFailures = ExecutionFailures()
         let handler = try await makeHandler(
-            over: broker, configuration: configuration, signer: signer, failures: failures,
+            over: broker, configuration: configuration, signer: signer, failures: failures, abandonFailures: abandonFailures,
             pauseBeforeRequeue: pauseBeforeRequeue)
-        return CommandHandlerSUT(handler: handler, broker: broker, configuration: configuration, signer: signer, failures: failures)
+        return CommandHandlerSUT(
+            handler: handler, broker: broker, configuration: configuration, signer: signer, failures: failures,
+            abandonFailures: abandonFailures)
     }
 
     /// The contract's names, with ``retryDelays``.
@@ -51,6 +56,7 @@ struct CommandHandlerSUT {
         configuration: MessagingConfiguration,
         signer: RetrySigner,
         failures: ExecutionFailures,
+        abandonFailures: ExecutionFailures = ExecutionFailures(),
         pauseBeforeRequeue: Duration
     ) async throws -> CommandHandler {
         let store = CheckoutStore.inMemory()
@@ -65,7 +71,8 @@ struct CommandHandlerSUT {
             syncCart: { output, _ in
                 FailingSyncCart(
                     wrapped: SyncCartUseCase(store: store.syncCarts, output: output, now: now),
-                    failures: failures
+                    failures: failures,
+                    abandonFailures: abandonFailures
                 )
             },
             placeOrder: { output, _ in
