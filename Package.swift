@@ -13,7 +13,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "checkout-worker", targets: ["checkout-worker"]),
-        .executable(name: "checkout-bench", targets: ["checkout-bench"]),
+        // For the benchmark package (Benchmarks/): the transport it measures, and librabbitmq for its C loop.
+        .library(name: "RabbitMQ", targets: ["RabbitMQ"]),
+        .library(name: "CRabbitMQ", targets: ["CRabbitMQ"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -34,7 +36,6 @@ let package = Package(
         // Exact: DatabaseFault imports its underscored _ConnectionPoolModule, which has no stable API
         // (docs/architecture.md, "One underscored import, pinned").
         .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
-        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // OTLP over HTTP only: the worker is gRPC-free, so the gRPC exporter's trait stays off.
         .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
@@ -176,20 +177,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // The transport's ceiling: the same consume → publish → ack loop in plain C.
-        .target(name: "CRawAMQPLoop", dependencies: ["CRabbitMQ"]),
-        .executableTarget(
-            name: "checkout-bench",
-            dependencies: [
-                "RabbitMQ",
-                "CRawAMQPLoop",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: swiftSettings
-        ),
-
         // Fixtures, output spies and payment processor fakes that more than one test target uses.
         .target(
             name: "CheckoutTestSupport",
@@ -241,11 +228,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "RabbitMQTests", dependencies: ["RabbitMQ", "CRabbitMQShim"], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "CheckoutBenchTests",
-            dependencies: ["checkout-bench", .product(name: "Histogram", package: "hdrhistogram-swift")],
-            swiftSettings: swiftSettings
-        ),
         .testTarget(
             name: "CheckoutPaymentsTests",
             dependencies: [

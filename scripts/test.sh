@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The project's test command:
 #   scripts/test.sh                 build, start private RabbitMQ, PostgreSQL and localstripe, run `swift test`, stop them
-#   scripts/test.sh --filter X      any arguments go to `swift test`
+#   scripts/test.sh --filter X      any arguments go to `swift test`, in the worker's package and in Benchmarks/
 # The servers (see scripts/test-servers.sh) are stopped on exit, also on failure or Ctrl-C, unless
 # they were already running before (then they are left as found). KEEP_TEST_SERVERS=1 keeps them up.
 # The chaos and cluster suites also need the three-node test cluster (`test-servers.sh start-cluster`),
 # started for the whole run, or for a run whose arguments select them (--filter ChaosTests, or
 # --filter CheckoutWorkerTests); they then run on their own, after the other selected suites.
+# The benchmark package (Benchmarks/) is built and its tests run too; they need no servers.
 # A full run (no arguments) ends with scripts/check-examples.sh: compose and the Kubernetes manifests
 # validated offline, the Python client example run against the built worker.
 # The exit code is swift test's, or check-examples.sh's when the tests passed.
@@ -47,8 +48,9 @@ trap 'exit 143' TERM
 "$SERVERS" install 8>&-
 
 say "checking the format (swift format lint, .swift-format)"
-swift format lint --strict --recursive --parallel Sources Tests || {
-    echo "test.sh: ERROR: sources differ from .swift-format's layout; run: swift format format --in-place --recursive Sources Tests" >&2
+swift format lint --strict --recursive --parallel Sources Tests Benchmarks/Sources Benchmarks/Tests || {
+    echo "test.sh: ERROR: sources differ from .swift-format's layout; run: swift format format --in-place --recursive" \
+        "Sources Tests Benchmarks/Sources Benchmarks/Tests" >&2
     exit 1
 }
 
@@ -64,6 +66,8 @@ fi
     echo "test.sh: ERROR: the build produced no $(swift build --show-bin-path)/checkout-worker, which the process tests run" >&2
     exit 1
 }
+say "building the benchmarks (swift build --build-tests --package-path Benchmarks)"
+swift build --build-tests --package-path Benchmarks
 
 if "$SERVERS" status >/dev/null 2>&1; then
     say "test servers already running: reusing them and leaving them up"
@@ -120,6 +124,12 @@ run_on_cluster() {
     return "$status"
 }
 
+# The benchmark package's tests, with swift test's arguments: its own filter decides which run.
+run_bench_tests() {
+    say "running swift test --package-path Benchmarks $*"
+    swift test --skip-build --package-path Benchmarks "$@"
+}
+
 set +e
 if [[ $# -gt 0 ]]; then
     rc=0
@@ -151,6 +161,9 @@ if [[ $# -gt 0 ]]; then
         cluster_rc=$?
         [[ $rc -ne 0 ]] || rc=$cluster_rc
     fi
+    run_bench_tests "$@"
+    bench_rc=$?
+    [[ $rc -ne 0 ]] || rc=$bench_rc
 else
     # Suites that close every broker connection, stop a node or raise its memory alarm would break
     # the suites running beside them, so they run on their own, after the rest; so does the suite that
@@ -165,6 +178,9 @@ else
     run_on_cluster ChaosTests ClusterFailoverTests
     cluster_rc=$?
     [[ $rc -ne 0 ]] || rc=$cluster_rc
+    run_bench_tests
+    bench_rc=$?
+    [[ $rc -ne 0 ]] || rc=$bench_rc
     say "running scripts/check-examples.sh (compose and Kubernetes validated, the Python client against the worker)"
     scripts/check-examples.sh 8>&-
     examples_rc=$?

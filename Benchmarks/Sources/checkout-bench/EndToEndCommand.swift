@@ -31,7 +31,7 @@ struct EndToEndCommand: AsyncParsableCommand {
     var psql = "psql"
     @Option(help: "pgbench, for PostgreSQL's own rate (default: on PATH, else the newest /usr/lib/postgresql/*/bin/pgbench).")
     var pgbench = PgBench.defaultExecutable
-    @Option(help: "The checkout-worker executable (default: the one next to this checkout-bench).")
+    @Option(help: "The checkout-worker executable (default: the worker's package's build of this checkout-bench's configuration).")
     var worker: String?
 
     @Option(help: "Commands per round.")
@@ -101,13 +101,27 @@ struct EndToEndCommand: AsyncParsableCommand {
     }
 
     private func workerExecutable() throws -> String {
-        let path =
-            worker ?? URL(fileURLWithPath: Self.ownExecutable).deletingLastPathComponent().appendingPathComponent("checkout-worker").path
+        guard let path = worker ?? Self.defaultWorker(forBenchAt: Self.ownExecutable) else {
+            throw ValidationError("this checkout-bench did not run from a build directory; give --worker")
+        }
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw ValidationError(
-                "no checkout-worker at \(path); build it (swift build -c release --product checkout-worker) or give --worker")
+                "no checkout-worker at \(path); build it at the repository's root (swift build -c release --product checkout-worker) "
+                    + "or give --worker")
         }
         return path
+    }
+
+    /// Where `swift build` in the worker's package, the folder above this benchmark package, puts the
+    /// checkout-worker of the same triple and configuration as the checkout-bench at `bench`: the bench
+    /// measures the worker that the same checkout built, in release when the bench is a release build.
+    /// Nil when `bench` is not in a `.build` directory.
+    static func defaultWorker(forBenchAt bench: String) -> String? {
+        let parts = URL(fileURLWithPath: bench).standardizedFileURL.pathComponents
+        guard let build = parts.lastIndex(of: ".build"), build >= 2, build < parts.count - 1 else { return nil }
+        let workerPackage = parts[..<(build - 1)]
+        let configuration = parts[(build + 1)..<(parts.count - 1)]
+        return NSString.path(withComponents: Array(workerPackage) + [".build"] + configuration + ["checkout-worker"])
     }
 
     /// This process's executable, through /proc so that a relative argv[0] or a symlink does not matter.
