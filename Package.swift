@@ -177,10 +177,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // Fixtures, output spies and payment processor fakes that more than one test target uses.
+        // Fixtures, output spies, payment processor fakes and scratch databases that more than one test target uses.
         .target(
             name: "CheckoutTestSupport",
-            dependencies: ["CheckoutDomain"],
+            dependencies: [
+                "CheckoutDomain",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             path: "Tests/CheckoutTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -261,6 +265,7 @@ let package = Package(
             name: "CheckoutWorkerTests",
             dependencies: [
                 "checkout-worker",
+                "CheckoutTestSupport",
                 "CheckoutDomain",
                 "CheckoutMessaging",
                 "CheckoutObservability",

@@ -1,4 +1,5 @@
 import CheckoutDomain
+import CheckoutTestSupport
 import Foundation
 import PostgresNIO
 import SQLiteNIO
@@ -78,7 +79,7 @@ import Testing
     /// The error PostgreSQL itself sends for `state`, through the same client the store uses.
     private static func serverError(raising state: String) async throws -> any Error {
         do {
-            try await TestPostgres.execute("DO $$ BEGIN RAISE EXCEPTION 'test' USING ERRCODE = '\(state)'; END $$")
+            try await ScratchDatabase.executeOnPostgres("DO $$ BEGIN RAISE EXCEPTION 'test' USING ERRCODE = '\(state)'; END $$")
         } catch {
             return error
         }

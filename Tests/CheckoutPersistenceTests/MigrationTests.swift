@@ -1,5 +1,6 @@
 import CheckoutDomain
 import CheckoutPersistence
+import CheckoutTestSupport
 import Foundation
 import PostgresNIO
 import SQLiteNIO
@@ -65,7 +66,7 @@ import Testing
             return rows.compactMap { $0.column("version")?.integer }
         case .postgres:
             let schema = String(url[url.range(of: "schema=")!.upperBound...])
-            let connection = try await TestPostgres.connect(schema: schema)
+            let connection = try await ScratchDatabase.connectToPostgres(schema: schema)
             var versions: [Int] = []
             do {
                 for try await version in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: TestLogger.logger).decode(

@@ -1,4 +1,5 @@
 import CheckoutDomain
+import CheckoutTestSupport
 import SQLKit
 import Testing
 
@@ -8,8 +9,8 @@ import Testing
 /// call at once, and readiness asks through that same pool.
 @Suite struct PostgresCallLimitTests {
     @Test func aCallAbandonedAtItsLimitGivesItsConnectionUpAndTheNextCallIsServed() async throws {
-        try await TestPostgres.withSchema { schema in
-            guard case .postgres(let location) = try DatabaseURL(TestPostgres.url(schema: schema)) else {
+        try await ScratchDatabase.with(.postgres) { database in
+            guard case .postgres(let location) = try DatabaseURL(database.url) else {
                 Issue.record("the test URL is not a PostgreSQL URL")
                 return
             }

@@ -1,6 +1,7 @@
 import CheckoutDomain
 import CheckoutMessaging
 import CheckoutPersistence
+import CheckoutTestSupport
 import Foundation
 import RabbitMQ
 import Testing

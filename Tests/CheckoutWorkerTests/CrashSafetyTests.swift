@@ -1,5 +1,6 @@
 import CheckoutMessaging
 import CheckoutPaymentsTesting
+import CheckoutTestSupport
 import Foundation
 import RabbitMQ
 import Testing

@@ -1,5 +1,6 @@
 import CheckoutMessaging
 import CheckoutOperations
+import CheckoutTestSupport
 import Foundation
 import Prometheus
 import RabbitMQ

@@ -1,4 +1,5 @@
 import CheckoutPersistence
+import CheckoutTestSupport
 import Foundation
 import Logging
 import Testing
@@ -30,15 +31,9 @@ enum TestDatabase: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// schema of its own), and removes it afterwards.
     func withFreshURL<Result>(_ body: (String) async throws -> Result) async throws -> Result {
         switch self {
-        case .memory:
-            return try await body("memory://")
-        case .sqlite:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("checkout-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: directory) }
-            return try await body("sqlite://\(directory.path)/checkout.sqlite")
-        case .postgres:
-            return try await TestPostgres.withSchema { schema in try await body(TestPostgres.url(schema: schema)) }
+        case .memory: try await body("memory://")
+        case .sqlite: try await ScratchDatabase.with(.sqlite) { try await body($0.url) }
+        case .postgres: try await ScratchDatabase.with(.postgres) { try await body($0.url) }
         }
     }
 }

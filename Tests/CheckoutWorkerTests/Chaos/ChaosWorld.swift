@@ -1,6 +1,7 @@
 import CheckoutMessaging
 import CheckoutPaymentsTesting
 import CheckoutPersistence
+import CheckoutTestSupport
 import Foundation
 import Testing
 

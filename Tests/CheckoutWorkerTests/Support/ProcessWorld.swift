@@ -1,4 +1,5 @@
 import CheckoutMessaging
+import CheckoutTestSupport
 import Foundation
 import RabbitMQ
 import Testing

@@ -1,3 +1,4 @@
+import CheckoutTestSupport
 import Foundation
 import Logging
 import SQLKit
@@ -5,46 +6,24 @@ import Testing
 
 @testable import CheckoutPersistence
 
-/// A database of one test's own for the executable's `CHECKOUT_DATABASE_URL`: a SQLite file in a
-/// scratch directory, or a schema of its own on the test PostgreSQL. The test reads back what the
-/// worker stored with plain SQL, table by table, so a half-written order cannot hide behind the
-/// repositories' reading code.
+/// A database of one test's own for the executable's `CHECKOUT_DATABASE_URL` (a ``ScratchDatabase``).
+/// The test reads back what the worker stored with plain SQL, table by table, so a half-written order
+/// cannot hide behind the repositories' reading code.
 struct TestDatabase: Sendable {
-    enum Engine: String, Sendable, CaseIterable, CustomTestStringConvertible {
-        case sqlite
-        case postgres
+    typealias Engine = ScratchDatabase.Engine
 
-        var testDescription: String { rawValue }
-    }
-
-    let engine: Engine
-    let url: String
-    private let scratch: URL?
-    private let schema: String?
+    private let scratch: ScratchDatabase
+    var engine: Engine { scratch.engine }
+    var url: String { scratch.url }
 
     /// A fresh, empty database; the worker migrates it when it starts.
     static func make(_ engine: Engine) async throws -> TestDatabase {
-        switch engine {
-        case .sqlite:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("checkout-test-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            return TestDatabase(
-                engine: engine, url: "sqlite://\(directory.appendingPathComponent("checkout.sqlite").path)", scratch: directory, schema: nil
-            )
-        case .postgres:
-            let schema = "test_process_\(UUID().uuidString.prefix(8).lowercased())"
-            try await withEngine(postgresURL) { try await $0.raw("CREATE SCHEMA \(unsafeRaw: schema)").run() }
-            let separator = postgresURL.contains("?") ? "&" : "?"
-            return TestDatabase(engine: engine, url: "\(postgresURL)\(separator)schema=\(schema)", scratch: nil, schema: schema)
-        }
+        TestDatabase(scratch: try await ScratchDatabase.make(engine))
     }
 
     /// Removes the file or drops the schema.
     func drop() async {
-        if let scratch { try? FileManager.default.removeItem(at: scratch) }
-        if let schema {
-            try? await Self.withEngine(Self.postgresURL) { try await $0.raw("DROP SCHEMA \(unsafeRaw: schema) CASCADE").run() }
-        }
+        await scratch.drop()
     }
 
     /// What the tables hold now.
@@ -73,11 +52,6 @@ struct TestDatabase: Sendable {
                 .first()?.decode(column: "claims", as: Int.self) ?? 0
             return snapshot
         }
-    }
-
-    private static var postgresURL: String {
-        ProcessInfo.processInfo.environment["POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? "postgres://checkout:checkout@127.0.0.1:21432/checkout_test"
     }
 
     /// Runs `body` on one connection of the database at `url`, through the store's own engines.
