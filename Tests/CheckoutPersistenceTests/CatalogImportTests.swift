@@ -19,6 +19,19 @@ import Testing
         }
     }
 
+    /// As if the rows were written one by one: the SKU is inserted once, and its last row is what stays.
+    @Test(arguments: TestDatabase.allCases)
+    func aSKUGivenTwiceInOneImportKeepsItsLastRow(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let last = Fixtures.product("SKU-A", price: 700, stock: 3)
+
+            let report = try await store.importCatalog([Fixtures.product("SKU-A"), Fixtures.product("SKU-B"), last, last])
+
+            #expect(report == CatalogImportReport(inserted: 2, updated: 2))
+            #expect(try await store.catalog.products([last.sku]) == [last.sku: last])
+        }
+    }
+
     @Test(arguments: TestDatabase.allCases)
     func importsTheDemoCatalog(database: TestDatabase) async throws {
         try await database.withStore { store in

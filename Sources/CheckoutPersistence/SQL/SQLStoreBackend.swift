@@ -9,7 +9,8 @@ struct SQLStoreBackend: StoreBackend {
     /// SQLite: one worker process per file, so another worker in `workers` is one that died.
     let isSingleProcess: Bool
 
-    /// Finds which SKUs exist first, so the report can tell inserts from updates on both engines.
+    /// Finds which SKUs exist first, so the report can tell inserts from updates on both engines; then
+    /// upserts many rows per statement, so that a catalog of thousands is a few round trips.
     func importCatalog(_ products: [Product]) async throws -> CatalogImportReport {
         try await executor.write("importing \(products.count) products") { database in
             var known: Set<String> = []
@@ -20,19 +21,29 @@ struct SQLStoreBackend: StoreBackend {
                 }
             }
             var inserted = 0
-            for product in products {
-                if known.insert(product.sku.rawValue).inserted {
-                    inserted += 1
+            for product in products where known.insert(product.sku.rawValue).inserted {
+                inserted += 1
+            }
+            // The last row of a SKU wins, as if the rows were written one by one; one statement cannot
+            // upsert the same row twice.
+            let lastIndexOfEachSKU = Dictionary(products.enumerated().map { ($1.sku, $0) }) { _, last in last }
+            let rows = products.enumerated().filter { lastIndexOfEachSKU[$1.sku] == $0 }.map(\.element)
+            for chunk in rows.chunked(into: SQLLimits.bindsPerStatement / 6) {
+                var upsert: SQLQueryString = "INSERT INTO products (sku, name, unit_price, currency, stock, active) VALUES "
+                for (index, product) in chunk.enumerated() {
+                    upsert.appendLiteral(index == 0 ? "" : ", ")
+                    upsert.appendInterpolation(
+                        """
+                        (\(bind: product.sku.rawValue), \(bind: product.name), \(bind: product.price.minorUnits), \
+                        \(bind: product.price.currency.rawValue), \(bind: product.stock), \(bind: product.isActive))
+                        """ as SQLQueryString)
                 }
-                try await database.raw(
+                upsert.appendLiteral(
                     """
-                    INSERT INTO products (sku, name, unit_price, currency, stock, active)
-                    VALUES (\(bind: product.sku.rawValue), \(bind: product.name), \(bind: product.price.minorUnits),
-                            \(bind: product.price.currency.rawValue), \(bind: product.stock), \(bind: product.isActive))
-                    ON CONFLICT (sku) DO UPDATE SET name = excluded.name, unit_price = excluded.unit_price,
+                     ON CONFLICT (sku) DO UPDATE SET name = excluded.name, unit_price = excluded.unit_price,
                         currency = excluded.currency, stock = excluded.stock, active = excluded.active
-                    """
-                ).run()
+                    """)
+                try await database.raw(upsert).run()
             }
             return .commit(CatalogImportReport(inserted: inserted, updated: products.count - inserted))
         }
