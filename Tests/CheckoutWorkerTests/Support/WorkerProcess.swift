@@ -52,7 +52,7 @@ final class WorkerProcess: Sendable {
     }
 
     deinit {
-        if process.isRunning { send(SIGKILL) }
+        if exitStatus() == nil { send(SIGKILL) }
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -83,15 +83,32 @@ final class WorkerProcess: Sendable {
     /// it exited with, or 128 + the signal's number when a signal ended it (137 after SIGKILL).
     func waitForExit(timeout: Duration) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
+        while true {
+            if let status = exitStatus() { return status }
             guard ContinuousClock.now < deadline else {
                 throw WorkerProcessError(
                     code: .timedOut, context: "checkout-worker (pid \(processIdentifier)) still runs after \(timeout)", log: standardError)
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        let status = process.terminationStatus
-        return process.terminationReason == .uncaughtSignal ? 128 + status : status
+    }
+
+    /// The exit code once the process has exited (128 + the signal that killed it), peeked with
+    /// `waitid(WNOWAIT)` so that Foundation still reaps it. `Process.isRunning` is not used: Foundation
+    /// learns of an exit when a socket the child inherited closes, and a child spawned meanwhile by
+    /// another test can inherit that socket too and hold it open (swift-corelibs-foundation#4795).
+    private func exitStatus() -> Int32? {
+        #if canImport(Glibc)
+        var info = siginfo_t()
+        if waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0 {
+            guard info._sifields._sigchld.si_pid != 0 else { return nil }
+            let status = info._sifields._sigchld.si_status
+            return info.si_code == CLD_EXITED ? status : 128 + status
+        }
+        // Reaped already (ECHILD): Foundation has the status.
+        #endif
+        guard !process.isRunning else { return nil }
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 
     /// The port of `/health/*` and `/metrics`, read from the line the worker logs once it listens
@@ -104,7 +121,7 @@ final class WorkerProcess: Sendable {
                 port.withLock { $0 = found }
                 return found
             }
-            guard process.isRunning else {
+            guard exitStatus() == nil else {
                 let status = try await waitForExit(timeout: .seconds(1))
                 throw WorkerProcessError(
                     code: .exitedEarly, context: "checkout-worker exited with \(status) before it served HTTP", log: standardError)
