@@ -1,6 +1,16 @@
 public import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+
+private let systemWrite = Darwin.write
+#endif
+
 /// Where ``JSONLogHandler`` writes its lines: standard error in production, a collector in tests.
 ///
 /// A sink receives whole lines, newline included, one call per line, so a line is never
@@ -22,10 +32,23 @@ public struct LogSink: Sendable {
         writeLine(line)
     }
 
-    /// The process's standard error, written one whole line at a time under a process-wide lock.
+    /// The process's standard error, written one whole line at a time under a process-wide lock, with
+    /// write(2) itself: a worker writes a line per command, and FileHandle copies each into a Data first.
     public static let standardError = LogSink(bytes: { line in
         standardErrorLock.withLock { _ in
-            try? FileHandle.standardError.write(contentsOf: line)
+            line.withUnsafeBytes { buffer in
+                var written = 0
+                while written < buffer.count {
+                    let result = systemWrite(STDERR_FILENO, buffer.baseAddress! + written, buffer.count - written)
+                    if result > 0 {
+                        written += result
+                    } else if result < 0, errno == EINTR {
+                        continue
+                    } else {
+                        return  // Standard error is gone or full: a log line is not worth blocking or crashing for.
+                    }
+                }
+            }
         }
     })
 

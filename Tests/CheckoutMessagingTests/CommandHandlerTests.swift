@@ -27,6 +27,25 @@ import Testing
         #expect(sut.retries.isEmpty && sut.deadLetters.isEmpty)
     }
 
+    /// `application/json` is a media type: its case, parameters and the spaces around it do not matter.
+    @Test(arguments: [
+        ("application/json", "cart.synced"), ("Application/JSON", "cart.synced"), (" application/json ; charset=utf-8", "cart.synced"),
+        ("application/json\t", "cart.synced"), ("application/jsonx", nil), ("application/json-seq", nil), ("application", nil),
+        ("", nil),
+    ])
+    func readsACommandWhoseContentTypeIsJSONInAnyCaseWithParameters(contentType: String, answer: String?) async throws {
+        let sut = try await CommandHandlerSUT.make()
+        var properties = ClientMessages.properties(messageID: "sync-1")
+        properties.contentType = contentType
+
+        await sut.handle(.syncCart, properties: properties, body: ClientMessages.syncCart())
+
+        #expect(sut.events.map(\.routingKey) == (answer.map { [$0] } ?? []))
+        #expect(
+            sut.deadLetters.map { $0.properties.headers?["x-error-reason"]?.stringValue }
+                == (answer == nil ? ["unsupported-content-type"] : []))
+    }
+
     @Test func answersOnReplyToThroughTheDefaultExchangeToo() async throws {
         let sut = try await CommandHandlerSUT.make()
 

@@ -72,9 +72,13 @@ public struct CommandEnvelope: Sendable {
         CommandDigest(SHA256.hash(data: body).lowercaseHex)
     }
 
-    /// `application/json`, with or without parameters such as `charset=utf-8`.
+    /// `application/json` in any case, with or without parameters such as `charset=utf-8`, around
+    /// optional spaces and tabs; compared byte by byte, since Foundation's trimming is slow on Linux.
     private static func isJSON(_ contentType: String) -> Bool {
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        let mediaType = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }.drop(while: isSpace)
+        let trimmed = mediaType.prefix(mediaType.count - mediaType.reversed().prefix(while: isSpace).count)
+        let lowercased = trimmed.lazy.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 32 : $0 }
+        return lowercased.elementsEqual("application/json".utf8)
     }
 }

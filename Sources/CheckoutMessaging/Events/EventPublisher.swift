@@ -47,12 +47,14 @@ public struct EventPublisher: Sendable {
     func publish(_ event: some EventBody, as type: EventType, for command: CommandEnvelope) async throws {
         let messageID = type.messageID(forCommand: command.messageID)
         try await tracer.withAnySpan("\(type.rawValue) publish", ofKind: .producer) { span in
-            span.attributes["messaging.system"] = "rabbitmq"
-            span.attributes["messaging.operation.type"] = "publish"
-            span.attributes["messaging.destination.name"] = exchange
-            span.attributes["messaging.rabbitmq.destination.routing_key"] = type.rawValue
-            span.attributes["messaging.message.id"] = messageID
-            span.attributes["messaging.message.conversation_id"] = command.correlationID
+            if span.isRecording {
+                span.attributes["messaging.system"] = "rabbitmq"
+                span.attributes["messaging.operation.type"] = "publish"
+                span.attributes["messaging.destination.name"] = exchange
+                span.attributes["messaging.rabbitmq.destination.routing_key"] = type.rawValue
+                span.attributes["messaging.message.id"] = messageID
+                span.attributes["messaging.message.conversation_id"] = command.correlationID
+            }
             try await publish(event, as: type, messageID: messageID, for: command)
         }
     }

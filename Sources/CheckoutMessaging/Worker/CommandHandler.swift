@@ -96,13 +96,16 @@ struct CommandHandler: Sendable {
         var context = InstrumentationContext.topLevel
         tracer.extract(envelope.traceHeaders, into: &context, using: AMQPHeadersExtractor())
         await tracer.withAnySpan("\(kind.routingKey) process", context: context, ofKind: .consumer) { span in
-            span.attributes["messaging.system"] = "rabbitmq"
-            span.attributes["messaging.operation.type"] = "process"
-            span.attributes["messaging.destination.name"] = configuration.queue(for: kind)
-            span.attributes["messaging.rabbitmq.destination.routing_key"] = kind.routingKey
-            span.attributes["messaging.message.id"] = envelope.messageID
-            span.attributes["messaging.message.conversation_id"] = envelope.correlationID
-            span.attributes["checkout.retry_count"] = envelope.retryCount
+            // Attributes of a span that records nothing (no exporter) would be built per command for nothing.
+            if span.isRecording {
+                span.attributes["messaging.system"] = "rabbitmq"
+                span.attributes["messaging.operation.type"] = "process"
+                span.attributes["messaging.destination.name"] = configuration.queue(for: kind)
+                span.attributes["messaging.rabbitmq.destination.routing_key"] = kind.routingKey
+                span.attributes["messaging.message.id"] = envelope.messageID
+                span.attributes["messaging.message.conversation_id"] = envelope.correlationID
+                span.attributes["checkout.retry_count"] = envelope.retryCount
+            }
             await process(command, envelope, delivery, span: span, start: start, logger: logger)
         }
     }
