@@ -1,5 +1,6 @@
 import CheckoutDomain
 import CheckoutObservability
+import CheckoutTestSupport
 import Logging
 import Testing
 
@@ -40,7 +41,7 @@ import Testing
         let useCase = UseCaseSpy(throwing: error)
         let logs = LogRecorder()
         let metrics = TestMetricsFactory()
-        let sut = InstrumentedPlaceOrder(useCase, logger: TestLogHandler.logger(recordingInto: logs), metrics: metrics)
+        let sut = InstrumentedPlaceOrder(useCase, logger: RecordingLogHandler.logger(recordingInto: logs), metrics: metrics)
         return (sut, useCase, logs, metrics)
     }
 }

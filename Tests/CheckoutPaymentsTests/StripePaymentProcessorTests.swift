@@ -212,8 +212,8 @@ import Testing
                 #expect(error.map { String(reflecting: $0) }?.contains("Invalid API Key provided") == true, "the server's own text is kept")
             }
         }
-        #expect(!recorder.lines.isEmpty)
-        #expect(recorder.lines.allSatisfy { !$0.contains(secret) })
+        #expect(!recorder.records.isEmpty)
+        #expect(recorder.records.allSatisfy { !$0.text.contains(secret) })
     }
 
     @Test func theAPIKeyIsNeverLoggedNorShownOnTheWayToSuccessOrFailure() async throws {
@@ -230,8 +230,8 @@ import Testing
                 #expect(error.map { String(reflecting: $0) }?.contains(stripe.apiKey) == false)
             }
         }
-        #expect(recorder.lines.count >= 3)
-        #expect(recorder.lines.allSatisfy { !$0.contains("sk_test") })
+        #expect(recorder.records.count >= 3)
+        #expect(recorder.records.allSatisfy { !$0.text.contains("sk_test") })
     }
 
     @Test func underRandomTransientFailuresRetryingEachCommandWithItsKeyChargesItOnce() async throws {

@@ -1,18 +1,19 @@
-import Logging
+public import Logging
 
-/// A log handler for one test's logger, so no test bootstraps the process-wide logging system.
-struct TestLogHandler: LogHandler {
+/// A log handler for one test's logger that records every line, at every level, so that no test
+/// bootstraps the process-wide logging system.
+public struct RecordingLogHandler: LogHandler {
     let recorder: LogRecorder
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level = .trace
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
     /// The call's error is recorded as `error.type` and `error.message`, as swift-log's own handlers write it.
-    func log(event: LogEvent) {
+    public func log(event: LogEvent) {
         var all = metadata.merging(event.metadata ?? [:]) { _, new in new }
         if let error = event.error {
             all["error.type"] = "\(String(reflecting: type(of: error)))"
@@ -22,7 +23,7 @@ struct TestLogHandler: LogHandler {
     }
 
     /// A logger whose records end up in `recorder`.
-    static func logger(recordingInto recorder: LogRecorder) -> Logger {
-        Logger(label: "test") { _ in TestLogHandler(recorder: recorder) }
+    public static func logger(recordingInto recorder: LogRecorder) -> Logger {
+        Logger(label: "test") { _ in RecordingLogHandler(recorder: recorder) }
     }
 }
