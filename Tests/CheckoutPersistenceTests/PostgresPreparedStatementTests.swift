@@ -1,0 +1,127 @@
+import CheckoutDomain
+import SQLKit
+import Testing
+
+@testable import CheckoutPersistence
+
+/// Statements with parameters run by name on PostgreSQL, prepared once per connection: each test runs
+/// on a pool of one connection, so every statement meets the same one until it is cut.
+@Suite struct PostgresPreparedStatementTests {
+    @Test func aStatementIsPreparedOnceOnItsConnectionAndTheExtraRoundTripIsCounted() async throws {
+        try await withEngine { executor, statistics, _ in
+            for number in 1...3 {
+                let value = try await executor.read("echo") { database in
+                    try await database.raw("SELECT \(bind: number) + 1 AS value").first().map {
+                        try $0.decode(column: "value", as: Int.self)
+                    }
+                }
+                #expect(value == number + 1)
+            }
+            #expect(statistics.roundTrips == 3 + 1, "three runs and one preparation")
+
+            let prepared = try await executor.read("listing prepared statements") { database in
+                try await database.raw("SELECT statement FROM pg_prepared_statements").all().map {
+                    try $0.decode(column: "statement", as: String.self)
+                }
+            }
+            #expect(prepared == ["SELECT $1 + 1 AS value"])
+        }
+    }
+
+    @Test func oneTextWithOtherParameterTypesIsAnotherStatement() async throws {
+        try await withEngine { executor, _, _ in
+            let missing = try await executor.read("echo nothing") { database in
+                try await database.raw("SELECT \(bind: Int?.none) AS value").first().map { try $0.decodeNil(column: "value") }
+            }
+            let number = try await executor.read("echo a number") { database in
+                try await database.raw("SELECT \(bind: Int?.some(7)) AS value").first().map { try $0.decode(column: "value", as: Int.self) }
+            }
+
+            #expect(missing == true)
+            #expect(number == 7)
+        }
+    }
+
+    /// postgres-nio answers a name whose preparation failed with that error for the connection's life.
+    @Test func aStatementWhoseFirstRunFailedRunsUnnamedAndSucceedsOnceItCan() async throws {
+        try await withEngine { executor, _, _ in
+            let read: @Sendable (any SQLDatabase) async throws -> String? = { database in
+                try await database.raw("SELECT value FROM later WHERE id = \(bind: 1)").first().map {
+                    try $0.decode(column: "value", as: String.self)
+                }
+            }
+            let error = await #expect(throws: PersistenceError.self) { try await executor.read("reading a table not made yet", read) }
+            #expect(String(reflecting: try #require(error)).contains(#"relation "later" does not exist"#), "the server's own text")
+
+            try await executor.autocommit("making the table") { database in
+                try await database.raw("CREATE TABLE later (id BIGINT PRIMARY KEY, value TEXT NOT NULL)").run()
+                try await database.raw("INSERT INTO later VALUES (1, 'made')").run()
+            }
+
+            #expect(try await executor.read("reading the table", read) == "made")
+        }
+    }
+
+    @Test func aStatementPreparedBeforeTheSchemaChangedItsResultFailsOnceRetryablyAndThenRunsAgain() async throws {
+        try await withEngine { executor, _, schema in
+            try await executor.autocommit("making the table") { database in
+                try await database.raw("CREATE TABLE shifting (id BIGINT PRIMARY KEY, value BIGINT NOT NULL)").run()
+                try await database.raw("INSERT INTO shifting VALUES (1, 5)").run()
+            }
+            let read: @Sendable (any SQLDatabase) async throws -> String = { database in
+                let row = try await database.raw("SELECT value::TEXT AS text, value FROM shifting WHERE id = \(bind: 1)").first()
+                return try #require(row).decode(column: "text", as: String.self)
+            }
+            #expect(try await executor.read("reading before the change", read) == "5")
+
+            try await TestPostgres.execute("ALTER TABLE shifting ALTER COLUMN value TYPE TEXT", schema: schema)
+
+            let error = await #expect(throws: RetryableError.self) { try await executor.read("reading after the change", read) }
+            #expect(error?.code == .databaseUnavailable)
+            #expect(try await executor.read("reading again", read) == "5")
+        }
+    }
+
+    @Test func aConnectionOpenedAgainPreparesItsStatementsAgain() async throws {
+        try await withEngine { executor, statistics, _ in
+            let read: @Sendable (any SQLDatabase) async throws -> Int? = { database in
+                try await database.raw("SELECT \(bind: 1) AS value").first().map { try $0.decode(column: "value", as: Int.self) }
+            }
+            _ = try await executor.read("reading on the first connection", read)
+            let backend = try await executor.read("finding the backend") { database in
+                try await database.raw("SELECT pg_backend_pid() AS pid").first().map { try $0.decode(column: "pid", as: Int.self) }
+            }
+            try await TestPostgres.execute("SELECT pg_terminate_backend(\(try #require(backend)))")
+
+            var roundTripsOfTheServedCall: Int?
+            let deadline = ContinuousClock.now + .seconds(10)
+            while roundTripsOfTheServedCall == nil, ContinuousClock.now < deadline {
+                let before = statistics.roundTrips
+                if (try? await executor.read("reading on a new connection", read)) != nil {
+                    roundTripsOfTheServedCall = statistics.roundTrips - before
+                }
+            }
+
+            #expect(roundTripsOfTheServedCall == 2, "a preparation and a run, on the new connection")
+        }
+    }
+
+    /// An engine with one pooled connection over a schema of its own, its executor and its statistics.
+    private func withEngine(_ body: (SQLExecutor, DatabaseStatistics, String) async throws -> Void) async throws {
+        try await TestPostgres.withSchema { schema in
+            guard case .postgres(let location) = try DatabaseURL(TestPostgres.url(schema: schema)) else {
+                Issue.record("the test URL is not a PostgreSQL URL")
+                return
+            }
+            let statistics = DatabaseStatistics()
+            let engine = try PostgresEngine.start(location, poolSize: 1, logger: TestLogger.logger, statistics: statistics)
+            do {
+                try await body(SQLExecutor(engine: engine), statistics, schema)
+            } catch {
+                await engine.close()
+                throw error
+            }
+            await engine.close()
+        }
+    }
+}
