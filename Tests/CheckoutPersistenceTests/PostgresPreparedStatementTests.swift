@@ -1,4 +1,5 @@
 import CheckoutDomain
+import CheckoutTestSupport
 import SQLKit
 import Testing
 
@@ -103,6 +104,49 @@ import Testing
             }
 
             #expect(roundTripsOfTheServedCall == 2, "a preparation and a run, on the new connection")
+        }
+    }
+
+    /// SyncCart's read and write each cost one round trip more at their first run on a connection, and
+    /// nothing more after: both run by name.
+    @Test func syncCartsStatementsArePreparedAtTheirFirstRunOnly() async throws {
+        try await TestDatabase.postgres.withStore(poolSize: 1) { store in
+            _ = try await store.importCatalog([Fixtures.product("SKU-A")])
+            var roundTrips: [Int] = []
+            for version in 1...3 {
+                let before = store.statistics.roundTrips
+                let command = Fixtures.command()
+                _ = try await store.syncCarts.snapshot(for: command, cart: cartID(), currency: Fixtures.eur, skus: [sku("SKU-A")])
+                _ = try await store.syncCarts.record(Fixtures.synced(Fixtures.cart(version: version)), digest: nil, for: command)
+                roundTrips.append(store.statistics.roundTrips - before)
+            }
+
+            #expect(roundTrips == [2 + 2, 2, 2])
+        }
+    }
+
+    /// PlaceOrder's five statements (the claim, the cart, the products, the charge twice, the order) are
+    /// prepared at the first command on a connection only.
+    @Test func placeOrdersStatementsArePreparedAtTheFirstCommandOnly() async throws {
+        try await TestDatabase.postgres.withStore(poolSize: 1) { store in
+            _ = try await store.importCatalog([Fixtures.product("SKU-A", stock: 100), Fixtures.product("SKU-B", stock: 100)])
+            let payments = PaymentProcessorSpy()
+            await payments.answerCharges(with: .approve)
+            let useCase = Fixtures.placeOrder(over: store, payments: payments, output: PlaceOrderOutputSpy())
+            var roundTrips: [Int] = []
+            for number in 1...3 {
+                let cart = Fixtures.cart(cartID("cart-\(number)"), lines: [Fixtures.line("SKU-A", quantity: 2), Fixtures.line("SKU-B")])
+                _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
+                let before = store.statistics.roundTrips
+                try await useCase.execute(
+                    PlaceOrderRequest(
+                        commandID: "order-\(number)", cartID: cart.id.rawValue, customerID: cart.customerID.rawValue, cartVersion: 1,
+                        expectedTotal: 3000, currency: "EUR", paymentToken: "tok_visa"))
+                roundTrips.append(store.statistics.roundTrips - before)
+            }
+
+            #expect(roundTrips == [6 + 5, 6, 6])
+            #expect(await payments.netCharged == 3 * 3000)
         }
     }
 
