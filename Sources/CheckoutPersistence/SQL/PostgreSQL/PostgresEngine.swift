@@ -5,9 +5,11 @@ import SQLKit
 
 /// PostgreSQL through `PostgresClient`'s pool; row locks and `WHERE` guards make concurrent writers safe
 /// at the default isolation (read committed), so no transaction needs retrying for serialization.
+/// Statements with parameters run by name, prepared once per connection (``PostgresPreparingDatabase``).
 struct PostgresEngine: SQLEngine {
 
     private let client: PostgresClient
+    private let statements = PostgresStatementCaches()
     private let location: PostgresLocation
     private let logger: Logger
     private let statistics: DatabaseStatistics
@@ -59,13 +61,20 @@ struct PostgresEngine: SQLEngine {
     }
 
     func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await leasing { try await body($0.sql(logger: logger).counted(in: statistics)) }
+        try await leasing { try await body(database(on: $0)) }
     }
 
     func transaction<Result: Sendable>(
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>
     ) async throws -> Result {
-        try await leasing { try await $0.sql(logger: logger).counted(in: statistics).inTransaction(beginning: "BEGIN", body) }
+        try await leasing { try await database(on: $0).inTransaction(beginning: "BEGIN", body) }
+    }
+
+    private func database(on connection: PostgresConnection) -> any SQLDatabase {
+        PostgresPreparingDatabase(
+            connection: connection, base: connection.sql(logger: logger), statements: statements.cache(for: connection),
+            statistics: statistics
+        ).counted(in: statistics)
     }
 
     /// Runs `body` on a pooled connection, and closes that connection if the call is cancelled (the

@@ -1,0 +1,165 @@
+import CheckoutDomain
+import CheckoutTestSupport
+import SQLKit
+import Testing
+
+@testable import CheckoutPersistence
+
+/// Statements with parameters run by name on PostgreSQL, prepared once per connection: each test runs
+/// on a pool of one connection, so every statement meets the same one until it is cut.
+@Suite struct PostgresPreparedStatementTests {
+    @Test func aStatementIsPreparedOnceOnItsConnectionAndTheExtraRoundTripIsCounted() async throws {
+        try await withEngine { executor, statistics, _ in
+            for number in 1...3 {
+                let value = try await executor.read("echo") { database in
+                    try await database.raw("SELECT \(bind: number) + 1 AS value").first().map {
+                        try $0.decode(column: "value", as: Int.self)
+                    }
+                }
+                #expect(value == number + 1)
+            }
+            #expect(statistics.roundTrips == 3 + 1, "three runs and one preparation")
+
+            let prepared = try await executor.read("listing prepared statements") { database in
+                try await database.raw("SELECT statement FROM pg_prepared_statements").all().map {
+                    try $0.decode(column: "statement", as: String.self)
+                }
+            }
+            #expect(prepared == ["SELECT $1 + 1 AS value"])
+        }
+    }
+
+    @Test func oneTextWithOtherParameterTypesIsAnotherStatement() async throws {
+        try await withEngine { executor, _, _ in
+            let missing = try await executor.read("echo nothing") { database in
+                try await database.raw("SELECT \(bind: Int?.none) AS value").first().map { try $0.decodeNil(column: "value") }
+            }
+            let number = try await executor.read("echo a number") { database in
+                try await database.raw("SELECT \(bind: Int?.some(7)) AS value").first().map { try $0.decode(column: "value", as: Int.self) }
+            }
+
+            #expect(missing == true)
+            #expect(number == 7)
+        }
+    }
+
+    /// postgres-nio answers a name whose preparation failed with that error for the connection's life.
+    @Test func aStatementWhoseFirstRunFailedRunsUnnamedAndSucceedsOnceItCan() async throws {
+        try await withEngine { executor, _, _ in
+            let read: @Sendable (any SQLDatabase) async throws -> String? = { database in
+                try await database.raw("SELECT value FROM later WHERE id = \(bind: 1)").first().map {
+                    try $0.decode(column: "value", as: String.self)
+                }
+            }
+            let error = await #expect(throws: PersistenceError.self) { try await executor.read("reading a table not made yet", read) }
+            #expect(String(reflecting: try #require(error)).contains(#"relation "later" does not exist"#), "the server's own text")
+
+            try await executor.autocommit("making the table") { database in
+                try await database.raw("CREATE TABLE later (id BIGINT PRIMARY KEY, value TEXT NOT NULL)").run()
+                try await database.raw("INSERT INTO later VALUES (1, 'made')").run()
+            }
+
+            #expect(try await executor.read("reading the table", read) == "made")
+        }
+    }
+
+    @Test func aStatementPreparedBeforeTheSchemaChangedItsResultFailsOnceRetryablyAndThenRunsAgain() async throws {
+        try await withEngine { executor, _, schema in
+            try await executor.autocommit("making the table") { database in
+                try await database.raw("CREATE TABLE shifting (id BIGINT PRIMARY KEY, value BIGINT NOT NULL)").run()
+                try await database.raw("INSERT INTO shifting VALUES (1, 5)").run()
+            }
+            let read: @Sendable (any SQLDatabase) async throws -> String = { database in
+                let row = try await database.raw("SELECT value::TEXT AS text, value FROM shifting WHERE id = \(bind: 1)").first()
+                return try #require(row).decode(column: "text", as: String.self)
+            }
+            #expect(try await executor.read("reading before the change", read) == "5")
+
+            try await ScratchDatabase.executeOnPostgres("ALTER TABLE shifting ALTER COLUMN value TYPE TEXT", schema: schema)
+
+            let error = await #expect(throws: RetryableError.self) { try await executor.read("reading after the change", read) }
+            #expect(error?.code == .databaseUnavailable)
+            #expect(try await executor.read("reading again", read) == "5")
+        }
+    }
+
+    @Test func aConnectionOpenedAgainPreparesItsStatementsAgain() async throws {
+        try await withEngine { executor, statistics, _ in
+            let read: @Sendable (any SQLDatabase) async throws -> Int? = { database in
+                try await database.raw("SELECT \(bind: 1) AS value").first().map { try $0.decode(column: "value", as: Int.self) }
+            }
+            _ = try await executor.read("reading on the first connection", read)
+            let backend = try await executor.read("finding the backend") { database in
+                try await database.raw("SELECT pg_backend_pid() AS pid").first().map { try $0.decode(column: "pid", as: Int.self) }
+            }
+            try await ScratchDatabase.executeOnPostgres("SELECT pg_terminate_backend(\(try #require(backend)))")
+
+            var roundTripsOfTheServedCall: Int?
+            let deadline = ContinuousClock.now + .seconds(10)
+            while roundTripsOfTheServedCall == nil, ContinuousClock.now < deadline {
+                let before = statistics.roundTrips
+                if (try? await executor.read("reading on a new connection", read)) != nil {
+                    roundTripsOfTheServedCall = statistics.roundTrips - before
+                }
+            }
+
+            #expect(roundTripsOfTheServedCall == 2, "a preparation and a run, on the new connection")
+        }
+    }
+
+    /// SyncCart's read and write each cost one round trip more at their first run on a connection, and
+    /// nothing more after: both run by name.
+    @Test func syncCartsStatementsArePreparedAtTheirFirstRunOnly() async throws {
+        try await TestDatabase.postgres.withStore(poolSize: 1) { store in
+            _ = try await store.importCatalog([Fixtures.product("SKU-A")])
+            var roundTrips: [Int] = []
+            for version in 1...3 {
+                let before = store.statistics.roundTrips
+                let command = Fixtures.command()
+                _ = try await store.syncCarts.snapshot(for: command, cart: cartID(), currency: Fixtures.eur, skus: [sku("SKU-A")])
+                _ = try await store.syncCarts.record(Fixtures.synced(Fixtures.cart(version: version)), digest: nil, for: command)
+                roundTrips.append(store.statistics.roundTrips - before)
+            }
+
+            #expect(roundTrips == [2 + 2, 2, 2])
+        }
+    }
+
+    /// PlaceOrder's five statements (the claim, the cart, the products, the charge twice, the order) are
+    /// prepared at the first command on a connection only.
+    @Test func placeOrdersStatementsArePreparedAtTheFirstCommandOnly() async throws {
+        try await TestDatabase.postgres.withStore(poolSize: 1) { store in
+            _ = try await store.importCatalog([Fixtures.product("SKU-A", stock: 100), Fixtures.product("SKU-B", stock: 100)])
+            let payments = PaymentProcessorSpy()
+            await payments.answerCharges(with: .approve)
+            let useCase = Fixtures.placeOrder(over: store, payments: payments, output: PlaceOrderOutputSpy())
+            var roundTrips: [Int] = []
+            for number in 1...3 {
+                let cart = Fixtures.cart(cartID("cart-\(number)"), lines: [Fixtures.line("SKU-A", quantity: 2), Fixtures.line("SKU-B")])
+                _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
+                let before = store.statistics.roundTrips
+                try await useCase.execute(
+                    PlaceOrderRequest(
+                        commandID: "order-\(number)", cartID: cart.id.rawValue, customerID: cart.customerID.rawValue, cartVersion: 1,
+                        expectedTotal: 3000, currency: "EUR", paymentToken: "tok_visa"))
+                roundTrips.append(store.statistics.roundTrips - before)
+            }
+
+            #expect(roundTrips == [6 + 5, 6, 6])
+            #expect(await payments.netCharged == 3 * 3000)
+        }
+    }
+
+    /// An engine with one pooled connection over a schema of its own, its executor and its statistics.
+    private func withEngine(_ body: @escaping @Sendable (SQLExecutor, DatabaseStatistics, String) async throws -> Void) async throws {
+        try await ScratchDatabase.with(.postgres) { database in
+            guard case .postgres(let location) = try DatabaseURL(database.url), let schema = database.schema else {
+                Issue.record("the test URL is not a PostgreSQL URL")
+                return
+            }
+            let statistics = DatabaseStatistics()
+            let engine = PostgresEngine(location, poolSize: 1, logger: TestLogger.logger, statistics: statistics)
+            try await engine.whileRunning { try await body(SQLExecutor(engine: engine), statistics, schema) }
+        }
+    }
+}
