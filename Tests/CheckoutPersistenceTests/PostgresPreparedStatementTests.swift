@@ -94,8 +94,9 @@ import Testing
             }
             try await ScratchDatabase.executeOnPostgres("SELECT pg_terminate_backend(\(try #require(backend)))")
 
+            // A call that meets the cut connection may go unanswered until its limit (3 s here).
             var roundTripsOfTheServedCall: Int?
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(20)
             while roundTripsOfTheServedCall == nil, ContinuousClock.now < deadline {
                 let before = statistics.roundTrips
                 if (try? await executor.read("reading on a new connection", read)) != nil {
@@ -150,7 +151,8 @@ import Testing
         }
     }
 
-    /// An engine with one pooled connection over a schema of its own, its executor and its statistics.
+    /// An engine with one pooled connection over a schema of its own, its executor and its statistics;
+    /// calls give up after 3 s.
     private func withEngine(_ body: @escaping @Sendable (SQLExecutor, DatabaseStatistics, String) async throws -> Void) async throws {
         try await ScratchDatabase.with(.postgres) { database in
             guard case .postgres(let location) = try DatabaseURL(database.url), let schema = database.schema else {
@@ -158,7 +160,7 @@ import Testing
                 return
             }
             let statistics = DatabaseStatistics()
-            let engine = PostgresEngine(location, poolSize: 1, logger: TestLogger.logger, statistics: statistics)
+            let engine = PostgresEngine(location, poolSize: 1, logger: TestLogger.logger, statistics: statistics, callLimit: .seconds(3))
             try await engine.whileRunning { try await body(SQLExecutor(engine: engine), statistics, schema) }
         }
     }

@@ -4,9 +4,9 @@ import Synchronization
 /// The named statements of one PostgreSQL connection, by SQL text and parameter types.
 ///
 /// Bounded: a connection holds a plan on the server for each name, and postgres-nio keeps each name
-/// for the connection's life, with no way to forget one. Past ``capacity``, new statements run unnamed,
-/// as every statement did before. Names are numbered per connection and never given twice, so a name
-/// given up on is never reused; a new connection starts with an empty cache, as its session does.
+/// for the connection's life, with no way to forget one. Past ``capacity``, new statements run unnamed.
+/// Names are numbered per connection and never given twice, so a name given up on is never reused; a
+/// new connection starts with an empty cache, as its session does.
 final class PostgresStatementCache: Sendable {
     /// Room for every statement the worker sends and for reads of carts of about fifty different sizes,
     /// whose `IN (…)` lists make one text each.
@@ -19,7 +19,7 @@ final class PostgresStatementCache: Sendable {
     }
 
     /// How to run a statement on this connection.
-    enum Use: Equatable {
+    enum Use {
         /// By this name; `isNew`: its first run, which prepares it, one round trip more.
         case named(String, isNew: Bool)
         case unnamed
