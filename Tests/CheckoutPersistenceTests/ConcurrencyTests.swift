@@ -2,7 +2,6 @@ import CheckoutDomain
 import CheckoutPersistence
 import CheckoutTestSupport
 import Foundation
-import PostgresNIO
 import Testing
 
 /// Several workers at once on one database: one winner, never oversold, one effect per command.
@@ -97,56 +96,6 @@ import Testing
     }
 
     /// Runs `work` once per contender, all at once, and returns every result.
-    /// On PostgreSQL a sync checks the cart before it writes; a new cart that another command creates in
-    /// between (held here by a transaction of the test's own, which the call waits on) is a conflict at
-    /// that cart's version, and nothing of the call is recorded.
-    @Test func aNewCartCreatedBetweenTheCheckAndTheWriteOfASyncIsAConflictThatRecordsNothing() async throws {
-        try await ScratchDatabase.with(.postgres) { database in
-            let store = try await CheckoutStore.open(database.url, poolSize: 2, logger: TestLogger.logger)
-            let other = try await ScratchDatabase.connectToPostgres(schema: database.schema)
-            let command = Fixtures.command()
-            do {
-                try await other.query("BEGIN", logger: TestLogger.logger)
-                try await other.query(
-                    """
-                    INSERT INTO carts (id, customer_id, version, currency, lines, checked_out, synced_at)
-                    VALUES ('cart-42', 'cust-other', 1, 'EUR', '[]', FALSE, 0)
-                    """, logger: TestLogger.logger)
-                let recording = Task {
-                    try await store.syncCarts.record(Fixtures.synced(Fixtures.cart(version: 1)), digest: nil, for: command)
-                }
-                try await Self.waitUntilASyncWaitsOnALock(other)
-                try await other.query("COMMIT", logger: TestLogger.logger)
-
-                #expect(try await recording.value == .versionConflict(currentVersion: 1))
-                let snapshot = try await store.syncCarts.snapshot(for: command, cart: cartID(), currency: Fixtures.eur, skus: [])
-                #expect(snapshot.recorded == nil)
-                #expect(snapshot.cart?.customerID.rawValue == "cust-other")
-            } catch {
-                try? await other.close()
-                await store.close()
-                throw error
-            }
-            try await other.close()
-            await store.close()
-        }
-    }
-
-    /// Until a call of `checkout_record_sync` waits on a lock, for 10 s at most.
-    private static func waitUntilASyncWaitsOnALock(_ connection: PostgresConnection) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            // Inside a transaction the activity view is read once, unless its snapshot is cleared.
-            try await connection.query("SELECT pg_stat_clear_snapshot()", logger: TestLogger.logger)
-            let rows = try await connection.query(
-                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%checkout_record_sync%'",
-                logger: TestLogger.logger)
-            for try await waiting in rows.decode(Int.self) where waiting > 0 { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        Issue.record("no sync waited on the test's uncommitted cart within 10 s")
-    }
-
     static func concurrently<Result: Sendable>(_ work: @escaping @Sendable (Int) async throws -> Result) async throws -> [Result] {
         try await withThrowingTaskGroup(of: Result.self) { group in
             for index in 0..<contenders {

@@ -1,6 +1,6 @@
 /// Every migration, in the order they apply.
 enum Migrations {
-    static let all: [Migration] = [initialSchema, claimOwners, oneCallWrites, syncWithoutSubtransaction]
+    static let all: [Migration] = [initialSchema, claimOwners, oneCallWrites]
 
     /// Dates are seconds since 1970 (`DOUBLE PRECISION`); amounts are minor units; a cart's lines and a
     /// command's outcome are the domain types' JSON.
@@ -187,65 +187,5 @@ enum Migrations {
             END
             $$
             """,
-        ])
-
-    /// `checkout_record_sync` again, looking for a recorded outcome, then checking and locking the cart,
-    /// before it writes anything: a version conflict then leaves nothing to undo, and no call pays for the subtransaction that the exception
-    /// block of migration 3 entered on every call. Only a new cart that another command creates between
-    /// the check and the write fails the call (`CK001`), which rolls it back whole.
-    static let syncWithoutSubtransaction = Migration(
-        version: 4, name: "checkout_record_sync without a subtransaction", statements: [],
-        postgresStatements: [
-            """
-            CREATE OR REPLACE FUNCTION checkout_record_sync(
-                command_kind TEXT, command TEXT, outcome_json TEXT, body_digest TEXT, recorded DOUBLE PRECISION,
-                cart TEXT, customer TEXT, cart_version BIGINT, cart_currency TEXT, cart_lines TEXT, cart_checked_out BOOLEAN, synced DOUBLE PRECISION
-            ) RETURNS TABLE (result TEXT, current_version BIGINT, recorded_outcome TEXT, recorded_digest TEXT)
-            LANGUAGE plpgsql AS $$
-            DECLARE
-                found_version BIGINT;
-                found_checked_out BOOLEAN;
-            BEGIN
-                RETURN QUERY SELECT 'already-recorded'::TEXT, NULL::BIGINT, p.outcome, p.digest
-                    FROM processed_commands p WHERE p.kind = command_kind AND p.command_id = command AND p.outcome IS NOT NULL;
-                IF FOUND THEN
-                    RETURN;
-                END IF;
-                IF cart IS NOT NULL THEN
-                    SELECT c.version, c.checked_out INTO found_version, found_checked_out FROM carts c WHERE c.id = cart FOR UPDATE;
-                    IF (found_version IS NULL AND cart_version <> 1)
-                        OR (found_version IS NOT NULL AND (found_version <> cart_version - 1 OR found_checked_out)) THEN
-                        RETURN QUERY SELECT 'version-conflict'::TEXT, COALESCE(found_version, 0), NULL::TEXT, NULL::TEXT;
-                        RETURN;
-                    END IF;
-                END IF;
-                INSERT INTO processed_commands AS pc (kind, command_id, outcome, recorded_at, digest)
-                VALUES (command_kind, command, outcome_json, recorded, body_digest)
-                ON CONFLICT (kind, command_id) DO UPDATE SET outcome = excluded.outcome, recorded_at = excluded.recorded_at,
-                    lease_until = NULL, digest = COALESCE(excluded.digest, pc.digest)
-                WHERE pc.outcome IS NULL;
-                IF NOT FOUND THEN
-                    RETURN QUERY SELECT 'already-recorded'::TEXT, NULL::BIGINT, p.outcome, p.digest
-                        FROM processed_commands p WHERE p.kind = command_kind AND p.command_id = command;
-                    RETURN;
-                END IF;
-                IF cart IS NOT NULL THEN
-                    IF found_version IS NULL THEN
-                        INSERT INTO carts (id, customer_id, version, currency, lines, checked_out, synced_at)
-                        VALUES (cart, customer, cart_version, cart_currency, cart_lines, cart_checked_out, synced)
-                        ON CONFLICT (id) DO NOTHING;
-                        IF NOT FOUND THEN
-                            RAISE EXCEPTION 'cart % was created first', cart USING ERRCODE = 'CK001';
-                        END IF;
-                    ELSE
-                        UPDATE carts SET customer_id = customer, version = cart_version, currency = cart_currency,
-                            lines = cart_lines, checked_out = cart_checked_out, synced_at = synced
-                        WHERE id = cart;
-                    END IF;
-                END IF;
-                RETURN QUERY SELECT 'recorded'::TEXT, NULL::BIGINT, NULL::TEXT, NULL::TEXT;
-            END
-            $$
-            """
         ])
 }

@@ -23,11 +23,6 @@ enum DatabaseFault {
         return PersistenceError(code: .databaseFailure, context: context, underlying: error)
     }
 
-    /// Whether PostgreSQL answered `error` with SQLSTATE `state`, such as one a stored function raises.
-    static func isPostgreSQLState(_ state: String, _ error: any Error) -> Bool {
-        (error as? PSQLError)?.serverInfo?[.sqlState] == state
-    }
-
     /// Connection refused, lost or timed out; serialization failures and deadlocks; SQLite busy or locked.
     static func isTransient(_ error: any Error) -> Bool {
         switch error {

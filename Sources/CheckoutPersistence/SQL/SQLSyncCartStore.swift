@@ -89,22 +89,15 @@ struct SQLSyncCartStore: SyncCartStore {
         kind: String,
         on database: any SQLDatabase
     ) async throws -> SyncCartRecordResult {
-        let row: StoredRow?
-        do {
-            row = try await database.raw(
-                """
-                SELECT result, current_version, recorded_outcome, recorded_digest FROM checkout_record_sync(
-                    \(bind: kind), \(bind: commandID.rawValue), \(bind: try StoredJSON.text(outcome)), \(bind: digest?.rawValue),
-                    \(bind: Date().timeIntervalSince1970), \(bind: cart.id.rawValue), \(bind: cart.customerID.rawValue), \(bind: cart.version),
-                    \(bind: cart.currency.rawValue), \(bind: try StoredJSON.text(cart.lines)), \(bind: cart.isCheckedOut),
-                    \(bind: cart.syncedAt.timeIntervalSince1970))
-                """
-            ).first().map { StoredRow($0, of: "checkout_record_sync") }
-        } catch  where DatabaseFault.isPostgreSQLState("CK001", error) {
-            // Another command created the cart between the function's check and its write; it rolled back whole.
-            let current = try await database.raw("SELECT version FROM carts WHERE id = \(bind: cart.id.rawValue)").first()
-            return .versionConflict(currentVersion: try current.map { try StoredRow($0, of: "carts").value("version") } ?? 0)
-        }
+        let row = try await database.raw(
+            """
+            SELECT result, current_version, recorded_outcome, recorded_digest FROM checkout_record_sync(
+                \(bind: kind), \(bind: commandID.rawValue), \(bind: try StoredJSON.text(outcome)), \(bind: digest?.rawValue),
+                \(bind: Date().timeIntervalSince1970), \(bind: cart.id.rawValue), \(bind: cart.customerID.rawValue), \(bind: cart.version),
+                \(bind: cart.currency.rawValue), \(bind: try StoredJSON.text(cart.lines)), \(bind: cart.isCheckedOut),
+                \(bind: cart.syncedAt.timeIntervalSince1970))
+            """
+        ).first().map { StoredRow($0, of: "checkout_record_sync") }
         switch try row?.value("result", as: String.self) {
         case "recorded":
             return .recorded
