@@ -38,12 +38,7 @@ final class ChaosWorkers: Sendable {
         victim.kill()
         let status = try await victim.waitForExit(timeout: .seconds(30))
         #expect(status == 137, "a SIGKILLed worker exits 137, pid \(victim.processIdentifier) exited \(status)")
-        // The process was reaped: its pid names no process any more.
-        #if canImport(Glibc)
-        let gone = Glibc.kill(victim.processIdentifier, 0) == -1 && errno == ESRCH
-        #else
-        let gone = Darwin.kill(victim.processIdentifier, 0) == -1 && errno == ESRCH
-        #endif
+        let gone = Self.isGone(victim.processIdentifier)
         #expect(gone, "the SIGKILLed worker (pid \(victim.processIdentifier)) is gone")
         killed.withLock { $0.append(victim) }
         let replacement = try WorkerProcess(["run"], environment: environment)
@@ -82,6 +77,21 @@ final class ChaosWorkers: Sendable {
             "a worker that was there before the fault still runs to count it: before \(before), after \(after)")
         return "reconnects "
             + before.keys.sorted().map { "pid \($0): \(before[$0]!) → \(after[$0].map { "\($0)" } ?? "gone")" }.joined(separator: ", ")
+    }
+
+    /// Whether, as the kernel sees it, `pid` runs no more: it names no process, or a zombie (one
+    /// that has exited and is not reaped yet; `WorkerProcess` leaves the reaping to Foundation).
+    private static func isGone(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
+            #if canImport(Glibc)
+            return Glibc.kill(pid, 0) == -1 && errno == ESRCH
+            #else
+            return Darwin.kill(pid, 0) == -1 && errno == ESRCH
+            #endif
+        }
+        // The state follows the command name, which is in parentheses and may hold any character.
+        guard let nameEnd = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: nameEnd)...].trimmingPrefix(" ").first == "Z"
     }
 
     /// The sum of a metric's samples (every label set) in the Prometheus text `metrics`; 0 when absent.
