@@ -15,15 +15,9 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct DatabaseOutageTests {
     @Test func everyStoreCallEndsAndTheStoreAnswersAgainAfterTheDatabaseWasUnreachable() async throws {
-        let database = try await TestDatabase.make(.postgres)
-        let direct = try #require(URLComponents(string: database.url))
-        let proxy = try await TCPProxy.start(forwardingTo: direct.host ?? "127.0.0.1", port: direct.port ?? 5432)
-        var proxied = direct
-        proxied.port = proxy.port
-        let store = try await CheckoutStore.open(try #require(proxied.string), poolSize: 4, logger: TestWorld.logger)
-        _ = try await store.importCatalog(ChaosLoad.products)
-        let skus = Set(ChaosLoad.products.map(\.sku))
-        do {
+        try await withStoreBehindProxy { store, proxy in
+            _ = try await store.importCatalog(ChaosLoad.products)
+            let skus = Set(ChaosLoad.products.map(\.sku))
             // Writes (transactions) and reads keep every pooled connection busy when the cut comes.
             let failures = FailureCount()
             let (stuck, outage) = try await withThrowingTaskGroup(of: String?.self) { group in
@@ -61,13 +55,52 @@ struct DatabaseOutageTests {
                 try await store.catalog.products(skus)
             }
             #expect(products.count == skus.count)
-        } catch {
+        }
+    }
+
+    /// An attempt that fails while the database is away cannot release its claim either; the command's
+    /// next delivery to the same worker takes the claim over at once instead of waiting out its lease,
+    /// which would hold the customer's answer for minutes after a blip.
+    @Test func theNextAttemptOfAWorkerTakesOverTheClaimItsFailedAttemptCouldNotRelease() async throws {
+        try await withStoreBehindProxy { store, proxy in
+            let command = try CommandID("outage-\(UUID().uuidString)")
+            let now = Date()
+            #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 600) == .claimed)
+
+            #expect(proxy.cut() > 0, "the cut closed the store's connection")
+            await #expect(throws: (any Error).self, "the release fails while the database is unreachable") {
+                try await Deadline.run("releasing the claim", within: .seconds(15)) { try await store.placeOrderCommands.release(command) }
+            }
+            proxy.restore()
+
+            let claim = try await Deadline.run("claiming again after the outage", within: .seconds(15)) {
+                try await store.placeOrderCommands.claim(command, digest: nil, at: now + 1, leaseUntil: now + 601)
+            }
+            #expect(claim == .claimed)
+        }
+    }
+
+    /// A store over a scratch PostgreSQL database reached through a ``TCPProxy`` the test can cut.
+    private func withStoreBehindProxy(_ body: (CheckoutStore, TCPProxy) async throws -> Void) async throws {
+        let database = try await TestDatabase.make(.postgres)
+        let direct = try #require(URLComponents(string: database.url))
+        let proxy = try await TCPProxy.start(forwardingTo: direct.host ?? "127.0.0.1", port: direct.port ?? 5432)
+        var proxied = direct
+        proxied.port = proxy.port
+        do {
+            let store = try await CheckoutStore.open(try #require(proxied.string), poolSize: 4, logger: TestWorld.logger)
+            do {
+                try await body(store, proxy)
+            } catch {
+                await store.close()
+                throw error
+            }
             await store.close()
+        } catch {
             try? await proxy.shutdown()
             await database.drop()
             throw error
         }
-        await store.close()
         try await proxy.shutdown()
         await database.drop()
     }

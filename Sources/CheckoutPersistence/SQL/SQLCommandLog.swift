@@ -18,25 +18,34 @@ struct SQLCommandLog: Sendable {
     ///
     /// A worker died when it named itself as the claim's owner and its row in `workers` is gone or out of
     /// date on the database's clock. A claim taken before owners were recorded names nobody and waits for
-    /// its lease; this worker's own claims are never dead to it.
+    /// its lease. This worker's own claim is taken over when no attempt of this process holds it
+    /// (``SQLHeldClaims``): an attempt that failed with the database away could not release it.
     func takeClaim(
         _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, on database: any SQLDatabase
     ) async throws -> Bool {
-        try await database.raw(
-            """
-            INSERT INTO processed_commands (kind, command_id, lease_until, digest, owner)
-            VALUES (\(bind: kind), \(bind: commandID.rawValue), \(bind: leaseUntil.timeIntervalSince1970), \(bind: digest?.rawValue),
-                    \(bind: owner.worker))
-            ON CONFLICT (kind, command_id) DO UPDATE SET lease_until = excluded.lease_until, digest = excluded.digest, owner = excluded.owner
-            WHERE processed_commands.outcome IS NULL
-              AND (processed_commands.digest IS NULL OR excluded.digest IS NULL OR processed_commands.digest = excluded.digest)
-              AND (processed_commands.lease_until <= \(bind: now.timeIntervalSince1970)
-                   OR (processed_commands.owner IS NOT NULL AND processed_commands.owner <> \(bind: owner.worker) AND NOT EXISTS (
-                       SELECT 1 FROM workers
-                       WHERE workers.id = processed_commands.owner AND workers.alive_until > \(unsafeRaw: database.secondsSince1970))))
-            RETURNING command_id
-            """
-        ).first() != nil
+        let isAlone = owner.heldClaims.begin(kind: kind, commandID: commandID.rawValue)
+        var isTaken = false
+        defer {
+            if isAlone, !isTaken { owner.heldClaims.end(kind: kind, commandID: commandID.rawValue) }
+        }
+        isTaken =
+            try await database.raw(
+                """
+                INSERT INTO processed_commands (kind, command_id, lease_until, digest, owner)
+                VALUES (\(bind: kind), \(bind: commandID.rawValue), \(bind: leaseUntil.timeIntervalSince1970), \(bind: digest?.rawValue),
+                        \(bind: owner.worker))
+                ON CONFLICT (kind, command_id) DO UPDATE SET lease_until = excluded.lease_until, digest = excluded.digest, owner = excluded.owner
+                WHERE processed_commands.outcome IS NULL
+                  AND (processed_commands.digest IS NULL OR excluded.digest IS NULL OR processed_commands.digest = excluded.digest)
+                  AND (processed_commands.lease_until <= \(bind: now.timeIntervalSince1970)
+                       OR (processed_commands.owner = \(bind: owner.worker) AND \(bind: isAlone))
+                       OR (processed_commands.owner IS NOT NULL AND processed_commands.owner <> \(bind: owner.worker) AND NOT EXISTS (
+                           SELECT 1 FROM workers
+                           WHERE workers.id = processed_commands.owner AND workers.alive_until > \(unsafeRaw: database.secondsSince1970))))
+                RETURNING command_id
+                """
+            ).first() != nil
+        return isTaken
     }
 
     /// The recorded outcome (JSON), the lease and the digest of a command, or nil if it has no row.
@@ -50,6 +59,7 @@ struct SQLCommandLog: Sendable {
     }
 
     /// Records `outcome` if the command has none, and returns nil; otherwise returns the recorded one.
+    /// Either way, this process's attempt no longer holds a claim on the command.
     ///
     /// - Parameter digest: The body's digest, for a command recorded without a claim; nil keeps the claim's.
     func record<Outcome: Codable & Sendable & Equatable>(
@@ -70,6 +80,7 @@ struct SQLCommandLog: Sendable {
                 RETURNING command_id
                 """
             ).first() != nil
+        owner.heldClaims.end(kind: kind, commandID: commandID.rawValue)
         guard !recorded else { return nil }
         guard let entry = try await entry(commandID, on: database) else {
             throw PersistenceError(code: .unreadableRow, context: "command \(commandID) has no outcome after one was recorded")
@@ -81,6 +92,7 @@ struct SQLCommandLog: Sendable {
     /// Frees an unfinished claim of this worker's; one another worker took over is left to it. The row
     /// stays, expired, with its digest (the id stays the command's) and its charge (the next attempt's).
     func release(_ commandID: CommandID, on database: any SQLDatabase) async throws {
+        owner.heldClaims.end(kind: kind, commandID: commandID.rawValue)
         try await database.raw(
             """
             UPDATE processed_commands SET lease_until = 0, owner = NULL

@@ -7,6 +7,8 @@ import SQLKit
 struct SQLWorkerLiveness: Sendable {
     /// This process's id, written as the owner of its claims.
     let worker: String
+    /// Which of its claims this process's attempts hold now.
+    let heldClaims = SQLHeldClaims()
 
     /// Says that this worker is alive for `window` more seconds.
     func beat(window: Double, on database: any SQLDatabase) async throws {
