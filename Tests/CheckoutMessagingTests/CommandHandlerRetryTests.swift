@@ -12,12 +12,14 @@ import Testing
     private static let databaseDown = RetryableError(code: .databaseUnavailable, context: "loading cart cart-42")
     static let searchLagging = RetryableError(code: .paymentSearchLagging, context: "the charge of command sync-1 is not found yet")
 
-    @Test func aTransientFailureParksACopyInTheFirstRetryQueueWithASignedCountThenAcks() async throws {
+    @Test func aTransientFailureParksAPersistentCopyInTheFirstRetryQueueWithASignedCountThenAcks() async throws {
         let sut = try await CommandHandlerSUT.make()
         sut.failures.fail(with: Self.databaseDown)
+        // A client may publish a command transient; the copy outlives the acked original, so it is persistent.
+        var properties = ClientMessages.properties(messageID: "sync-1")
+        properties.deliveryMode = .transient
 
-        let delivery = await sut.handle(
-            .syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
+        let delivery = await sut.handle(.syncCart, properties: properties, body: ClientMessages.syncCart())
 
         let copy = try #require(sut.retries.only)
         #expect(copy.routingKey == "checkout.retry.sync-cart.1s")
@@ -30,6 +32,7 @@ import Testing
         #expect(headers["client-header"]?.stringValue == "kept")
         #expect(copy.properties.messageID == "sync-1")
         #expect(copy.properties.correlationID == "corr-sync-1")
+        #expect(copy.properties.deliveryMode == .persistent)
         #expect(sut.settledLast(delivery) == .ack)
         #expect(sut.events.isEmpty && sut.deadLetters.isEmpty)
     }

@@ -7,7 +7,9 @@ import RabbitMQ
 /// crash in between leaves at worst a duplicate, which the processed-command store absorbs.
 ///
 /// A copy carries the client's properties and body and the worker's headers. When the client's headers
-/// leave no room for those in one frame, the copy keeps only the worker's headers, and says so.
+/// leave no room for those in one frame, the copy keeps only the worker's headers, and says so. A copy is
+/// persistent whatever the client chose: once the original is acked, the copy is all there is, and a
+/// transient one would not survive a broker restart.
 struct FailureRouter: Sendable {
     let broker: any MessageBroker
     let configuration: MessagingConfiguration
@@ -103,6 +105,7 @@ struct FailureRouter: Sendable {
     /// and the names of the client headers left out.
     private func copy(_ properties: AMQPProperties, adding added: AMQPFieldTable) -> (AMQPProperties, dropped: [String]) {
         var copy = properties
+        copy.deliveryMode = .persistent
         copy.headers = (properties.headers ?? [:]).merging(added) { _, new in new }
         guard copy.encodedByteCount > broker.maximumPropertiesByteCount else { return (copy, []) }
         copy.headers = added
