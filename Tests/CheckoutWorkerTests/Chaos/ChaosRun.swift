@@ -103,6 +103,19 @@ struct ChaosRun {
         if !violations.isEmpty {
             world.saveLogs()
         }
+        for id in lost.sorted().prefix(5) {
+            print(trace(of: id, since: timeline.start))
+        }
+    }
+
+    /// When the broker confirmed command `id` and what the workers logged about its message id, for
+    /// the output of a run that lost it.
+    private func trace(of id: String, since start: ContinuousClock.Instant) -> String {
+        let messageID = world.client.sent.commands[id]?.messageID ?? id
+        let confirmed = world.client.sent.firstConfirmed(id).map { "confirmed at +\($0 - start)" } ?? "never confirmed"
+        let lines = world.workers.logLines(containing: messageID)
+        let shown = lines.isEmpty ? ["(no worker logged it)"] : lines.prefix(30) + (lines.count > 30 ? ["… \(lines.count - 30) more"] : [])
+        return (["lost \(id) (message id \(messageID)), \(confirmed); worker log lines:"] + shown).joined(separator: "\n  ")
     }
 
     /// Waits until every publish of every command was answered and every queue of the vhost is
@@ -114,6 +127,9 @@ struct ChaosRun {
         var seen = world.client.events.count
         var lastProgress = ContinuousClock.now
         var queues: [QueueDepth] = []
+        // `rabbitmqctl list_queues` reads queue after queue: a message on its way from a retry queue to
+        // its work queue can be in neither, so only empty listings in a row are believed.
+        var emptyListings = 0
         while ContinuousClock.now < deadline {
             let events = world.client.events.byCommand
             let unanswered = world.client.sent.publishCounts.filter { id, count in (events[id]?.count ?? 0) < count }
@@ -125,7 +141,8 @@ struct ChaosRun {
             let stalled = ContinuousClock.now - lastProgress > .seconds(60)
             if unanswered.isEmpty || stalled {
                 queues = try await QueueDepth.list(node: world.controlNode, vhost: world.vhost)
-                if !queues.contains(where: { !$0.isEmpty }) || stalled && ContinuousClock.now - lastProgress > .seconds(90) {
+                emptyListings = queues.contains(where: { !$0.isEmpty }) ? 0 : emptyListings + 1
+                if emptyListings >= 3 || stalled && ContinuousClock.now - lastProgress > .seconds(90) {
                     return queues
                 }
             }

@@ -133,6 +133,14 @@ final class ChaosWorkers: Sendable {
         return parked
     }
 
+    /// Every worker's log lines that contain `text`, killed workers' first, each after its worker's pid:
+    /// what a failed run prints about a lost command, since CI keeps its output but not its files.
+    func logLines(containing text: String) -> [String] {
+        (killed.withLock { $0 } + running.withLock { $0 }).flatMap { worker in
+            worker.standardError.split(separator: "\n").filter { $0.contains(text) }.map { "pid \(worker.processIdentifier): \($0)" }
+        }
+    }
+
     /// Writes every worker's log, killed ones included, to `worker-N.log` files in `directory`.
     func saveLogs(in directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

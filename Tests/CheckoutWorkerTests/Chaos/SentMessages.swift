@@ -6,6 +6,7 @@ final class SentMessages: Sendable {
     private struct State {
         var commands: [String: ChaosCommand] = [:]
         var publishCounts: [String: Int] = [:]
+        var firstConfirmed: [String: ContinuousClock.Instant] = [:]
         var malformed: [String: MalformedMessage] = [:]
         var publishes = 0
         var clientResends: Set<String> = []
@@ -18,6 +19,7 @@ final class SentMessages: Sendable {
         state.withLock {
             $0.commands[command.id] = command
             $0.publishCounts[command.id, default: 0] += 1
+            if $0.firstConfirmed[command.id] == nil { $0.firstConfirmed[command.id] = .now }
             $0.publishes += 1
         }
     }
@@ -44,4 +46,6 @@ final class SentMessages: Sendable {
     /// The ids of the commands the named client resend published again.
     var clientResends: Set<String> { state.withLock { $0.clientResends } }
     var publishRetries: Int { state.withLock { $0.publishRetries } }
+    /// When the broker first confirmed command `id`.
+    func firstConfirmed(_ id: String) -> ContinuousClock.Instant? { state.withLock { $0.firstConfirmed[id] } }
 }
