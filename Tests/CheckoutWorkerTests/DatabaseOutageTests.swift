@@ -68,6 +68,8 @@ struct DatabaseOutageTests {
             #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 600) == .claimed)
 
             #expect(proxy.cut() > 0, "the cut closed the store's connection")
+            // Time for the pool to see its connection closed: the release then gets none at all.
+            try await Task.sleep(for: .milliseconds(500))
             await #expect(throws: (any Error).self, "the release fails while the database is unreachable") {
                 try await Deadline.run("releasing the claim", within: .seconds(15)) { try await store.placeOrderCommands.release(command) }
             }

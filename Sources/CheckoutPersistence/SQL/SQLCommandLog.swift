@@ -26,7 +26,7 @@ struct SQLCommandLog: Sendable {
         let isAlone = owner.heldClaims.begin(kind: kind, commandID: commandID.rawValue)
         var isTaken = false
         defer {
-            if isAlone, !isTaken { owner.heldClaims.end(kind: kind, commandID: commandID.rawValue) }
+            if isAlone, !isTaken { endAttempt(commandID) }
         }
         isTaken =
             try await database.raw(
@@ -80,7 +80,7 @@ struct SQLCommandLog: Sendable {
                 RETURNING command_id
                 """
             ).first() != nil
-        owner.heldClaims.end(kind: kind, commandID: commandID.rawValue)
+        endAttempt(commandID)
         guard !recorded else { return nil }
         guard let entry = try await entry(commandID, on: database) else {
             throw PersistenceError(code: .unreadableRow, context: "command \(commandID) has no outcome after one was recorded")
@@ -89,10 +89,14 @@ struct SQLCommandLog: Sendable {
             try entry.json("outcome", as: Outcome.self), digest: try entry.value("digest", as: String?.self).map(CommandDigest.init))
     }
 
+    /// This process's attempt at the command is over, whether or not its claim can be released.
+    func endAttempt(_ commandID: CommandID) {
+        owner.heldClaims.end(kind: kind, commandID: commandID.rawValue)
+    }
+
     /// Frees an unfinished claim of this worker's; one another worker took over is left to it. The row
     /// stays, expired, with its digest (the id stays the command's) and its charge (the next attempt's).
     func release(_ commandID: CommandID, on database: any SQLDatabase) async throws {
-        owner.heldClaims.end(kind: kind, commandID: commandID.rawValue)
         try await database.raw(
             """
             UPDATE processed_commands SET lease_until = 0, owner = NULL

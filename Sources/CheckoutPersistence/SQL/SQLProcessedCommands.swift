@@ -33,7 +33,9 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
         }
     }
 
+    /// Ends the attempt first: when the database is away, not even a connection can be had.
     func release(_ commandID: CommandID) async throws {
+        log.endAttempt(commandID)
         try await executor.autocommit("releasing command \(commandID)") { [log] database in
             try await log.release(commandID, on: database)
         }
