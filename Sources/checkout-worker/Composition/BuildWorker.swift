@@ -103,7 +103,6 @@ private func useCases(
             InstrumentedPlaceOrder(
                 PlaceOrderUseCase(
                     carts: store.carts,
-                    catalog: store.catalog,
                     orders: store.orders,
                     payments: payments,
                     charges: store.charges,

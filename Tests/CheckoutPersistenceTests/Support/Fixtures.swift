@@ -54,7 +54,6 @@ enum Fixtures {
     ) -> PlaceOrderUseCase {
         PlaceOrderUseCase(
             carts: store.carts,
-            catalog: store.catalog,
             orders: store.orders,
             payments: payments,
             charges: store.charges,
