@@ -20,6 +20,7 @@ public import Foundation
 /// no money is kept without an order. Rejections of form are not stored.
 public struct PlaceOrderUseCase: PlaceOrder {
     private let carts: any CartRepository
+    private let catalog: any ProductCatalog
     private let orders: any OrderRepository
     private let payments: any PaymentProcessor
     private let charges: any ChargeLog
@@ -32,6 +33,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
     ///   can take with the payment processor's timeouts, short enough that a crashed worker's command is soon taken over.
     public init(
         carts: any CartRepository,
+        catalog: any ProductCatalog,
         orders: any OrderRepository,
         payments: any PaymentProcessor,
         charges: any ChargeLog,
@@ -41,6 +43,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
         claimLease: TimeInterval = 120
     ) {
         self.carts = carts
+        self.catalog = catalog
         self.orders = orders
         self.payments = payments
         self.charges = charges
@@ -84,10 +87,9 @@ public struct PlaceOrderUseCase: PlaceOrder {
     }
 
     private func place(_ command: ValidPlaceOrderRequest, at now: Date) async throws -> PlaceOrderOutcome {
-        guard let read = try await carts.cartWithProducts(command.cartID) else {
+        guard let cart = try await carts.cart(command.cartID) else {
             return try await reject(command, .cartNotFound, "cart \(command.cartID) does not exist")
         }
-        let (cart, products) = (read.cart, read.products)
         guard cart.customerID == command.customerID else {
             return try await reject(command, .forbidden, "cart \(command.cartID) belongs to another customer")
         }
@@ -101,6 +103,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
             return try await reject(
                 command, .cartChanged, "cart \(command.cartID) is at version \(cart.version), not \(command.cartVersion)")
         }
+        let products = try await catalog.products(Set(cart.lines.map(\.sku)))
         let lines: [CartLine]
         let total: Money
         do {

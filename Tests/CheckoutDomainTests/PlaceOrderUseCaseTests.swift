@@ -557,6 +557,7 @@ import Testing
         let clock = TestClock()
         let sut = PlaceOrderUseCase(
             carts: InterceptedCarts(carts: store.carts, interceptor: interceptor),
+            catalog: InterceptedCatalog(catalog: store.catalog, interceptor: interceptor),
             orders: InterceptedOrders(orders: store.orders, interceptor: interceptor),
             payments: payments,
             charges: InterceptedChargeLog(charges: store.charges, interceptor: interceptor),

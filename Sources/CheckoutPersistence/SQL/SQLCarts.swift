@@ -19,34 +19,6 @@ struct SQLCarts: CartRepository {
         }
     }
 
-    /// One row per product of the cart's lines that the catalog knows (at least one row), each carrying
-    /// the cart; the SKUs are read from the stored lines by the database, so there is one statement
-    /// whatever the number of lines.
-    func cartWithProducts(_ id: CartID) async throws -> CartWithProducts? {
-        try await executor.read("loading cart \(id) and its products") { database in
-            let lineSKUs: SQLQueryString =
-                database.isPostgreSQL
-                ? "SELECT line ->> 'sku' FROM jsonb_array_elements(carts.lines::jsonb) AS line"
-                : "SELECT json_extract(line.value, '$.sku') FROM json_each(carts.lines) AS line"
-            let rows = try await database.raw(
-                """
-                SELECT \(unsafeRaw: Self.columns),
-                       products.sku, products.name, products.unit_price, products.currency, products.stock, products.active
-                FROM carts
-                LEFT JOIN products ON products.sku IN (\(lineSKUs))
-                WHERE carts.id = \(bind: id.rawValue)
-                """
-            ).all().map { StoredRow($0, of: "carts and products") }
-            guard let first = rows.first else { return nil }
-            var products: [SKU: Product] = [:]
-            for row in rows where try !row.isNull("sku") {
-                let product = try SQLCatalog.product(from: row)
-                products[product.sku] = product
-            }
-            return CartWithProducts(cart: try Self.cart(from: first), products: products)
-        }
-    }
-
     /// Stores `cart` if the stored one is at `expectedVersion` (0: there is none) and not checked out;
     /// returns whether it did.
     static func write(_ cart: Cart, replacing expectedVersion: Int, on database: any SQLDatabase) async throws -> Bool {

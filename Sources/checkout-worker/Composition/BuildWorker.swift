@@ -103,6 +103,7 @@ private func useCases(
             InstrumentedPlaceOrder(
                 PlaceOrderUseCase(
                     carts: store.carts,
+                    catalog: store.catalog,
                     orders: store.orders,
                     payments: payments,
                     charges: store.charges,

@@ -26,10 +26,15 @@ struct InterceptedCarts: CartRepository {
         try await interceptor.intercept(.loadCart)
         return try await carts.cart(id)
     }
+}
 
-    func cartWithProducts(_ id: CartID) async throws -> CartWithProducts? {
-        try await interceptor.intercept(.loadCart)
-        return try await carts.cartWithProducts(id)
+struct InterceptedCatalog: ProductCatalog {
+    let catalog: any ProductCatalog
+    let interceptor: StoreInterceptor
+
+    func products(_ skus: Set<SKU>) async throws -> [SKU: Product] {
+        try await interceptor.intercept(.loadProducts)
+        return try await catalog.products(skus)
     }
 }
 

@@ -3,6 +3,7 @@ enum StoreCall: Hashable, Sendable {
     case syncSnapshot
     case syncRecord
     case loadCart
+    case loadProducts
     case placeOrder
     case claimCommand
     case recordOutcome

@@ -77,7 +77,7 @@ struct CommandHandlerSUT {
             },
             placeOrder: { output, _ in
                 PlaceOrderUseCase(
-                    carts: store.carts, orders: store.orders, payments: payments, charges: store.charges,
+                    carts: store.carts, catalog: store.catalog, orders: store.orders, payments: payments, charges: store.charges,
                     processedCommands: store.placeOrderCommands, output: output, now: now)
             }
         )

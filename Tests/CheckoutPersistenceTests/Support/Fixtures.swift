@@ -54,6 +54,7 @@ enum Fixtures {
     ) -> PlaceOrderUseCase {
         PlaceOrderUseCase(
             carts: store.carts,
+            catalog: store.catalog,
             orders: store.orders,
             payments: payments,
             charges: store.charges,
