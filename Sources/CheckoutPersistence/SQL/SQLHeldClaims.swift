@@ -18,6 +18,11 @@ final class SQLHeldClaims: Sendable {
         _ = keys.withLock { $0.remove(Self.key(kind, commandID)) }
     }
 
+    /// Whether no attempt holds a claim: so it is between commands, since every attempt lets go as it ends.
+    var isEmpty: Bool {
+        keys.withLock { $0.isEmpty }
+    }
+
     private static func key(_ kind: String, _ commandID: String) -> String {
         "\(kind) \(commandID)"
     }

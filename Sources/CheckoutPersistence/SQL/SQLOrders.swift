@@ -19,6 +19,8 @@ struct SQLOrders: OrderRepository {
         recording outcome: PlaceOrderOutcome,
         for commandID: CommandID
     ) async throws -> OrderPlacementResult {
+        // The outcome is recorded here, or a rejection after it, or the attempt fails: either way it ends.
+        defer { commands.endAttempt(commandID) }
         if executor.engine.hasStoredFunctions {
             return try await executor.autocommit("placing order \(order.id)") { [commands] database in
                 try await Self.placeInOneCall(
