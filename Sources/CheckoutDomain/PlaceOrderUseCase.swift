@@ -123,7 +123,9 @@ public struct PlaceOrderUseCase: PlaceOrder {
             let skus = unavailable.map(\.sku)
             return try await reject(command, .outOfStock, "not in stock: \(skus.map(\.rawValue).joined(separator: ", "))", skus: skus)
         }
-        try await charges.record(.requested(at: now), for: command.id)
+        // Taken now, not when the attempt began: the processor's search lags behind the charge, which
+        // cannot be older than the request, however long the reads before it took.
+        try await charges.record(.requested(at: self.now()), for: command.id)
         switch try await payments.charge(total, with: command.paymentToken, idempotencyKey: command.id) {
         case .declined(let code):
             return try await reject(command, .paymentDeclined, "the payment was declined: \(code)", declineCode: code)

@@ -379,6 +379,24 @@ import Testing
             ])
     }
 
+    /// The charge cannot be older than its request, which slow reads before it can leave long after the
+    /// attempt began: the wait for the search counts from the request.
+    @Test func aChargeWhoseAnswerWasLostIsWaitedForFromItsRequestNotFromTheAttemptsStart() async throws {
+        let interceptor = StoreInterceptor()
+        let (sut, _, _, output, clock) = try await makeSUT(answer: .fail, interceptor: interceptor)
+        interceptor.before(.loadProducts) { clock.advance(by: 30) }
+        let cause = RetryableError(code: .paymentProcessorUnavailable, context: "charging 5998 EUR")
+        await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
+
+        clock.advance(by: 59)
+        let waiting = await #expect(throws: RetryableError.self) { try await sut.abandon(request(commandID: "cmd-1"), after: cause) }
+        #expect(waiting?.code == .paymentSearchLagging, "89 s after the attempt began, but 59 s after the charge was asked for")
+        clock.advance(by: 2)
+        try await sut.abandon(request(commandID: "cmd-1"), after: cause)
+
+        #expect(await rejections(output).map(\.reason) == [.paymentUnavailable])
+    }
+
     @Test func aChargeWhoseAnswerWasLostIsRefundedOnceTheSearchShowsIt() async throws {
         let (sut, store, payments, output, clock) = try await makeSUT(carts: [cart(version: 3)])
         _ = try await payments.charge(eur(5998), with: PaymentToken("tok_visa"), idempotencyKey: commandID("cmd-1"))
