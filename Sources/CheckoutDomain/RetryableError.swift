@@ -23,6 +23,12 @@ public struct RetryableError: Error, CustomStringConvertible, CustomDebugStringC
         public static let brokerUnavailable = Code(description: "broker-unavailable")
         /// An error nobody classified; retried like a transient fault in case it is one, then given up.
         public static let unexpectedFailure = Code(description: "unexpected-failure")
+
+        /// Whether the command waits for something that will come rather than failed: it is looked at
+        /// again without spending a retry.
+        public var isWait: Bool {
+            self == .commandInProgress || self == .paymentSearchLagging
+        }
     }
 
     public let code: Code

@@ -23,7 +23,11 @@ struct CommandInstrumentation: Sendable {
                 label: "checkout_command_retries_total", dimensions: [("command", command), ("code", "\(error.code)")], factory: metrics
             )
             .increment()
-            logger.warning("\(command) will be retried", error: error, metadata: ["error.code": "\(error.code)"])
+            // A wait is looked at again every retry delay, by every worker it reaches, for as long as it lasts:
+            // a warning each time would bury the failures.
+            logger.log(
+                level: error.code.isWait ? .debug : .warning, "\(command) will be retried", error: error,
+                metadata: ["error.code": "\(error.code)"])
             throw error
         } catch {
             record(result: "failed", since: start)

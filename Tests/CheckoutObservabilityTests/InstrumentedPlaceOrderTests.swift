@@ -25,6 +25,17 @@ import Testing
         #expect(!logged.contains("tok_secret_visa"))
     }
 
+    /// A command claimed by another worker is looked at again every retry delay while the claim lasts:
+    /// counted each time, but not a warning each time.
+    @Test func countsAWaitForAnotherWorkersClaimButLogsItAtDebugOnly() async throws {
+        let (sut, _, logs, metrics) = makeSUT(throwing: RetryableError(code: .commandInProgress, context: "command cmd-1 is claimed"))
+
+        await #expect(throws: RetryableError.self) { try await sut.execute(placeRequest()) }
+
+        #expect(metrics.counter("checkout_command_retries_total", ["command=order.place", "code=command-in-progress"]) == 1)
+        #expect(logs.records.map(\.level) == [.debug])
+    }
+
     @Test func countsAndLogsACommandAbandonedAfterItsLastRetry() async throws {
         let (sut, useCase, logs, metrics) = makeSUT()
         let cause = RetryableError(code: .paymentProcessorUnavailable, context: "charging 5998 EUR")
