@@ -27,10 +27,8 @@ public protocol PaymentProcessor: Sendable {
     /// or a crash): without it, the money would stay taken with no order. Idempotent, like ``refund(_:)``.
     func refundCharge(madeWith idempotencyKey: CommandID) async throws -> Payment?
 
-    /// How long after a charge was asked for (``charge(_:with:idempotencyKey:)`` called)
-    /// ``refundCharge(madeWith:)`` may not see it, in seconds: the longest the charge call takes to
-    /// make it, plus how long the processor's search lags behind (Stripe's is not read-after-write).
-    /// It is not believed sooner.
+    /// How long ``refundCharge(madeWith:)`` may not see a charge after it was made, in seconds: a
+    /// processor's search that is not read-after-write (Stripe's) is not believed sooner.
     var searchLag: TimeInterval { get }
 }
 

@@ -123,10 +123,17 @@ public struct PlaceOrderUseCase: PlaceOrder {
             let skus = unavailable.map(\.sku)
             return try await reject(command, .outOfStock, "not in stock: \(skus.map(\.rawValue).joined(separator: ", "))", skus: skus)
         }
-        // Taken now, not when the attempt began: the processor's search lags behind the charge, which
-        // cannot be older than the request, however long the reads before it took.
         try await charges.record(.requested(at: self.now()), for: command.id)
-        switch try await payments.charge(total, with: command.paymentToken, idempotencyKey: command.id) {
+        let result: ChargeResult
+        do {
+            result = try await payments.charge(total, with: command.paymentToken, idempotencyKey: command.id)
+        } catch {
+            // The answer is lost, and a charge may have been made at any moment of the call: the wait
+            // for the processor's search counts from its end. If this cannot be recorded, from its start.
+            try? await charges.record(.requested(at: self.now()), for: command.id)
+            throw error
+        }
+        switch result {
         case .declined(let code):
             return try await reject(command, .paymentDeclined, "the payment was declined: \(code)", declineCode: code)
         case .failed(let failure):

@@ -120,13 +120,8 @@ public struct StripePaymentProcessor: PaymentProcessor {
     /// (longer during an incident) to be found. It is only asked for a charge whose answer was lost
     /// before it reached this process (a timeout, a crash); there a `nil` soon after the charge is
     /// not a proof that nothing was taken.
-    ///
-    /// Counted from when the charge was asked for, so it adds the longest a charge call takes before
-    /// its PaymentIntent is made: a PaymentMethod request and the PaymentIntent's, each up to the
-    /// request timeout.
     public var searchLag: TimeInterval {
-        let lag = configuration.searchLag + configuration.requestTimeout * 2
-        let (seconds, attoseconds) = lag.components
+        let (seconds, attoseconds) = configuration.searchLag.components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 

@@ -397,6 +397,22 @@ import Testing
         #expect(await rejections(output).map(\.reason) == [.paymentUnavailable])
     }
 
+    /// A charge can be made at any moment of a call whose answer is then lost: the wait for the search
+    /// counts from the end of the call.
+    @Test func aChargeWhoseAnswerWasLostIsWaitedForFromTheEndOfItsCall() async throws {
+        let (sut, _, _, output, clock) = try await makeSUT(answer: .fail, chargeTakes: 30)
+        let cause = RetryableError(code: .paymentProcessorUnavailable, context: "charging 5998 EUR")
+        await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
+
+        clock.advance(by: 59)
+        let waiting = await #expect(throws: RetryableError.self) { try await sut.abandon(request(commandID: "cmd-1"), after: cause) }
+        #expect(waiting?.code == .paymentSearchLagging, "89 s after the charge was asked for, but 59 s after the call ended")
+        clock.advance(by: 2)
+        try await sut.abandon(request(commandID: "cmd-1"), after: cause)
+
+        #expect(await rejections(output).map(\.reason) == [.paymentUnavailable])
+    }
+
     @Test func aChargeWhoseAnswerWasLostIsRefundedOnceTheSearchShowsIt() async throws {
         let (sut, store, payments, output, clock) = try await makeSUT(carts: [cart(version: 3)])
         _ = try await payments.charge(eur(5998), with: PaymentToken("tok_visa"), idempotencyKey: commandID("cmd-1"))
@@ -562,7 +578,8 @@ import Testing
         carts: [Cart] = [cart(version: 1, lines: [line("SKU-RED-M", 2, at: eur(2999))])],
         answer: PaymentProcessorSpy.Answer? = .approve,
         tokensOfInvalidForm: Set<String> = [],
-        interceptor: StoreInterceptor = StoreInterceptor()
+        interceptor: StoreInterceptor = StoreInterceptor(),
+        chargeTakes seconds: TimeInterval = 0
     ) async throws -> (
         sut: PlaceOrderUseCase, store: CheckoutStore, payments: PaymentProcessorSpy, output: PlaceOrderOutputSpy, clock: TestClock
     ) {
@@ -577,7 +594,7 @@ import Testing
             carts: InterceptedCarts(carts: store.carts, interceptor: interceptor),
             catalog: InterceptedCatalog(catalog: store.catalog, interceptor: interceptor),
             orders: InterceptedOrders(orders: store.orders, interceptor: interceptor),
-            payments: payments,
+            payments: seconds > 0 ? SlowChargingProcessor(spy: payments, clock: clock, seconds: seconds) : payments,
             charges: InterceptedChargeLog(charges: store.charges, interceptor: interceptor),
             processedCommands: InterceptedProcessedCommands(commands: store.placeOrderCommands, interceptor: interceptor),
             output: output,

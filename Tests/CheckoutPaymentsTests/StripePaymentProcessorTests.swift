@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import CheckoutDomain
 import CheckoutPayments
 import CheckoutPaymentsTesting
@@ -265,19 +264,6 @@ import Testing
         #expect(throws: PaymentProcessorError.self) { try StripeConfiguration(apiKey: "") }
         #expect(throws: PaymentProcessorError.self) { try StripeConfiguration(apiKey: "sk_test_x", baseURL: "ftp://api.stripe.com") }
         #expect(throws: PaymentProcessorError.self) { try StripeConfiguration(apiKey: "sk_test_x", readTimeout: .zero) }
-    }
-
-    /// The use case waits for the search from when it asked for the charge; the PaymentIntent can be
-    /// made up to two requests later (a PaymentMethod, then the PaymentIntent), each up to connect plus
-    /// read timeout.
-    @Test func waitsForTheSearchFromTheChargeRequestThroughTheLongestChargeCall() async throws {
-        let configuration = try StripeConfiguration(
-            apiKey: "sk_test_x", connectTimeout: .seconds(2), readTimeout: .milliseconds(500), searchLag: .seconds(6))
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration.httpClientConfiguration)
-        let sut = StripePaymentProcessor(configuration: configuration, httpClient: client, logger: TestStripe.logger)
-
-        #expect(sut.searchLag == 6 + 2 * 2.5)
-        try await client.shutdown()
     }
 
     @Test func describesItsConfigurationWithoutTheKey() throws {
