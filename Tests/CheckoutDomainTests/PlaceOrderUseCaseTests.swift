@@ -379,34 +379,30 @@ import Testing
             ])
     }
 
-    /// The charge cannot be older than its request, which slow reads before it can leave long after the
-    /// attempt began: the wait for the search counts from the request.
-    @Test func aChargeWhoseAnswerWasLostIsWaitedForFromItsRequestNotFromTheAttemptsStart() async throws {
-        let interceptor = StoreInterceptor()
-        let (sut, _, _, output, clock) = try await makeSUT(answer: .fail, interceptor: interceptor)
-        interceptor.before(.loadProducts) { clock.advance(by: 30) }
-        let cause = RetryableError(code: .paymentProcessorUnavailable, context: "charging 5998 EUR")
-        await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
-
-        clock.advance(by: 59)
-        let waiting = await #expect(throws: RetryableError.self) { try await sut.abandon(request(commandID: "cmd-1"), after: cause) }
-        #expect(waiting?.code == .paymentSearchLagging, "89 s after the attempt began, but 59 s after the charge was asked for")
-        clock.advance(by: 2)
-        try await sut.abandon(request(commandID: "cmd-1"), after: cause)
-
-        #expect(await rejections(output).map(\.reason) == [.paymentUnavailable])
+    /// What takes 30 s of an attempt whose charge answer is then lost.
+    enum SlowPart: CaseIterable, Sendable {
+        /// The reads before the charge: the charge cannot be older than its request.
+        case readsBeforeTheCharge
+        /// The charge call: the charge can be made at any moment of it.
+        case theChargeCall
     }
 
-    /// A charge can be made at any moment of a call whose answer is then lost: the wait for the search
-    /// counts from the end of the call.
-    @Test func aChargeWhoseAnswerWasLostIsWaitedForFromTheEndOfItsCall() async throws {
-        let (sut, _, _, output, clock) = try await makeSUT(answer: .fail, chargeTakes: 30)
+    /// The wait for the processor's search counts from the end of the charge call whose answer was lost,
+    /// however long the attempt took before it or the call itself.
+    @Test(arguments: SlowPart.allCases)
+    func aChargeWhoseAnswerWasLostIsWaitedForFromTheEndOfItsCall(slow: SlowPart) async throws {
+        let interceptor = StoreInterceptor()
+        let (sut, _, _, output, clock) = try await makeSUT(
+            answer: .fail, interceptor: interceptor, chargeTakes: slow == .theChargeCall ? 30 : 0)
+        if slow == .readsBeforeTheCharge {
+            interceptor.before(.loadProducts) { clock.advance(by: 30) }
+        }
         let cause = RetryableError(code: .paymentProcessorUnavailable, context: "charging 5998 EUR")
         await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
 
         clock.advance(by: 59)
         let waiting = await #expect(throws: RetryableError.self) { try await sut.abandon(request(commandID: "cmd-1"), after: cause) }
-        #expect(waiting?.code == .paymentSearchLagging, "89 s after the charge was asked for, but 59 s after the call ended")
+        #expect(waiting?.code == .paymentSearchLagging, "89 s after the attempt began, but 59 s after the call ended")
         clock.advance(by: 2)
         try await sut.abandon(request(commandID: "cmd-1"), after: cause)
 
