@@ -8,33 +8,19 @@ final class CeilingLoop: Sendable {
 
     private let endpoint: AMQPEndpoint
     private let prefetch: UInt16
-    private let publisher: AMQPConnection
-    private let listener: AMQPConnection
-    private let collector: AnswerCollector
-    private let collecting: Task<Void, Never>
+    private let client: BenchClient
 
-    private init(
-        endpoint: AMQPEndpoint, prefetch: UInt16, publisher: AMQPConnection, listener: AMQPConnection, collector: AnswerCollector,
-        collecting: Task<Void, Never>
-    ) {
+    private init(endpoint: AMQPEndpoint, prefetch: UInt16, client: BenchClient) {
         self.endpoint = endpoint
         self.prefetch = prefetch
-        self.publisher = publisher
-        self.listener = listener
-        self.collector = collector
-        self.collecting = collecting
+        self.client = client
     }
 
     /// Declares its two durable queues, as the worker's command queues are durable, and starts listening.
     static func open(_ endpoint: AMQPEndpoint, prefetch: UInt16) async throws -> CeilingLoop {
-        let publisher = try await AMQPConnection.connect(AMQPConfiguration(endpoints: [endpoint]), logger: ConnectionLogger.shared)
-        let listener = try await AMQPConnection.connect(AMQPConfiguration(endpoints: [endpoint]), logger: ConnectionLogger.shared)
-        try await publisher.declare(AMQPTopology(queues: [.init(name: commandsQueue), .init(name: answersQueue)]))
-        let consumer = try await listener.consume(queue: answersQueue, prefetch: 1_000)
-        let collector = AnswerCollector()
-        let collecting = Task { await collector.collect(consumer) }
-        return CeilingLoop(
-            endpoint: endpoint, prefetch: prefetch, publisher: publisher, listener: listener, collector: collector, collecting: collecting)
+        let client = try await BenchClient.open(
+            endpoint, declaring: AMQPTopology(queues: [.init(name: commandsQueue), .init(name: answersQueue)]), answersQueue: answersQueue)
+        return CeilingLoop(endpoint: endpoint, prefetch: prefetch, client: client)
     }
 
     /// Publishes `count` commands (flat out, or at `rate` per second) through one run of the C loop.
@@ -48,10 +34,10 @@ final class CeilingLoop: Sendable {
                 endpoint: endpoint, from: Self.commandsQueue, to: Self.answersQueue, prefetch: prefetch, count: count + 1)
         }
         do {
-            var priming = LoadRun(publisher: publisher, collector: collector)
+            var priming = LoadRun(publisher: client.publisher, collector: client.collector)
             priming.stallTimeout = .seconds(15)
             _ = try await priming.run(RunLedger(idPrefix: "\(label)-prime-", count: 1, expectedType: nil), message: Self.command)
-            let result = try await LoadRun(publisher: publisher, collector: collector, rate: rate)
+            let result = try await LoadRun(publisher: client.publisher, collector: client.collector, rate: rate)
                 .run(RunLedger(idPrefix: "\(label)-", count: count, expectedType: nil), message: Self.command)
             _ = try await loop.value
             return result
@@ -63,9 +49,7 @@ final class CeilingLoop: Sendable {
     }
 
     func close() async {
-        collecting.cancel()
-        await listener.close()
-        await publisher.close()
+        await client.close()
     }
 
     private static func command(_ index: Int, _ messageID: String) -> AMQPMessage {

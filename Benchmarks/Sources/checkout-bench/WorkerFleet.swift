@@ -11,20 +11,11 @@ final class WorkerFleet: Sendable {
     static let commandQueues = ["checkout.sync-cart", "checkout.place-order"]
 
     let processes: [WorkerProcess]
-    private let publisher: AMQPConnection
-    private let listener: AMQPConnection
-    private let collector: AnswerCollector
-    private let collecting: Task<Void, Never>
+    private let client: BenchClient
 
-    private init(
-        processes: [WorkerProcess], publisher: AMQPConnection, listener: AMQPConnection, collector: AnswerCollector,
-        collecting: Task<Void, Never>
-    ) {
+    private init(processes: [WorkerProcess], client: BenchClient) {
         self.processes = processes
-        self.publisher = publisher
-        self.listener = listener
-        self.collector = collector
-        self.collecting = collecting
+        self.client = client
     }
 
     /// Starts `count` processes with `settings`, waits until each consumes both command queues, then
@@ -45,17 +36,14 @@ final class WorkerFleet: Sendable {
                         executable: executable, settings: settings, httpPort: port, logPath: "\(logPrefix)-worker\(number).log"))
             }
             try await waitUntilConsuming(processes, on: virtualHost)
-            let publisher = try await AMQPConnection.connect(AMQPConfiguration(endpoints: [endpoint]), logger: ConnectionLogger.shared)
-            let listener = try await AMQPConnection.connect(AMQPConfiguration(endpoints: [endpoint]), logger: ConnectionLogger.shared)
-            try await listener.declare(
-                AMQPTopology(
+            let client = try await BenchClient.open(
+                endpoint,
+                declaring: AMQPTopology(
                     queues: [.init(name: answersQueue)],
                     bindings: [.init(queue: answersQueue, exchange: eventsExchange, routingKey: "#")]
-                ))
-            let consumer = try await listener.consume(queue: answersQueue, prefetch: 1_000)
-            let collector = AnswerCollector()
-            let collecting = Task { await collector.collect(consumer) }
-            return WorkerFleet(processes: processes, publisher: publisher, listener: listener, collector: collector, collecting: collecting)
+                ),
+                answersQueue: answersQueue)
+            return WorkerFleet(processes: processes, client: client)
         } catch {
             for process in processes { await process.stop() }
             throw error
@@ -66,7 +54,7 @@ final class WorkerFleet: Sendable {
     /// flat out and untimed; SyncCart needs nothing.
     func prepare(_ command: BenchCommand, count: Int, label: String) async throws {
         guard command == .placeOrder else { return }
-        _ = try await LoadRun(publisher: publisher, collector: collector)
+        _ = try await LoadRun(publisher: client.publisher, collector: client.collector)
             .run(RunLedger(idPrefix: "\(label)-cart-", count: count, expectedType: BenchCommand.syncCart.acceptedEvent)) {
                 index, messageID in
                 Self.command(.syncCart, messageID: messageID, body: Workload.syncCart(cart: Self.cart(label, index), index: index))
@@ -76,7 +64,7 @@ final class WorkerFleet: Sendable {
     /// Sends `count` commands of one kind, flat out or at `rate` per second, and times each to its
     /// event; ``prepare(_:count:label:)`` with the same label must have run.
     func run(_ command: BenchCommand, count: Int, rate: Double?, label: String) async throws -> RunResult {
-        try await LoadRun(publisher: publisher, collector: collector, rate: rate)
+        try await LoadRun(publisher: client.publisher, collector: client.collector, rate: rate)
             .run(RunLedger(idPrefix: "\(label)-", count: count, expectedType: command.acceptedEvent)) { index, messageID in
                 let body =
                     switch command {
@@ -100,9 +88,7 @@ final class WorkerFleet: Sendable {
 
     /// Closes the client connections and stops every process with SIGTERM; returns their exit statuses.
     func stop() async -> [Int32] {
-        collecting.cancel()
-        await listener.close()
-        await publisher.close()
+        await client.close()
         var statuses: [Int32] = []
         for process in processes { statuses.append(await process.stop()) }
         return statuses
