@@ -18,34 +18,33 @@ struct SQLCommandLog: Sendable {
     ///
     /// A worker died when it named itself as the claim's owner and its row in `workers` is gone or out of
     /// date on the database's clock. A claim taken before owners were recorded names nobody and waits for
-    /// its lease. This worker's own claim is taken over when no attempt of this process holds it
-    /// (``SQLHeldClaims``): an attempt that failed with the database away could not release it.
+    /// its lease.
+    ///
+    /// - Parameter isOnlyAttempt: Whether this is the one attempt of this process that holds the
+    ///   command's mark (``beginAttempt(_:)``). Only it takes over this worker's own claim (one an attempt
+    ///   that failed with the database away could not release) or makes a new one; another attempt here,
+    ///   a duplicate delivery, may only take over a claim whose lease ended or whose worker died.
     func takeClaim(
-        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, on database: any SQLDatabase
+        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, isOnlyAttempt: Bool, on database: any SQLDatabase
     ) async throws -> Bool {
-        let isAlone = owner.heldClaims.begin(kind: kind, commandID: commandID.rawValue)
-        var isTaken = false
-        defer {
-            if isAlone, !isTaken { endAttempt(commandID) }
-        }
-        isTaken =
-            try await database.raw(
-                """
-                INSERT INTO processed_commands (kind, command_id, lease_until, digest, owner)
-                VALUES (\(bind: kind), \(bind: commandID.rawValue), \(bind: leaseUntil.timeIntervalSince1970), \(bind: digest?.rawValue),
-                        \(bind: owner.worker))
-                ON CONFLICT (kind, command_id) DO UPDATE SET lease_until = excluded.lease_until, digest = excluded.digest, owner = excluded.owner
-                WHERE processed_commands.outcome IS NULL
-                  AND (processed_commands.digest IS NULL OR excluded.digest IS NULL OR processed_commands.digest = excluded.digest)
-                  AND (processed_commands.lease_until <= \(bind: now.timeIntervalSince1970)
-                       OR (processed_commands.owner = \(bind: owner.worker) AND \(bind: isAlone))
-                       OR (processed_commands.owner IS NOT NULL AND processed_commands.owner <> \(bind: owner.worker) AND NOT EXISTS (
-                           SELECT 1 FROM workers
-                           WHERE workers.id = processed_commands.owner AND workers.alive_until > \(unsafeRaw: database.secondsSince1970))))
-                RETURNING command_id
-                """
-            ).first() != nil
-        return isTaken
+        try await database.raw(
+            """
+            INSERT INTO processed_commands (kind, command_id, lease_until, digest, owner)
+            SELECT \(bind: kind), \(bind: commandID.rawValue), \(bind: leaseUntil.timeIntervalSince1970), \(bind: digest?.rawValue),
+                   \(bind: owner.worker)
+            WHERE \(bind: isOnlyAttempt) OR EXISTS (
+                SELECT 1 FROM processed_commands WHERE kind = \(bind: kind) AND command_id = \(bind: commandID.rawValue))
+            ON CONFLICT (kind, command_id) DO UPDATE SET lease_until = excluded.lease_until, digest = excluded.digest, owner = excluded.owner
+            WHERE processed_commands.outcome IS NULL
+              AND (processed_commands.digest IS NULL OR excluded.digest IS NULL OR processed_commands.digest = excluded.digest)
+              AND (processed_commands.lease_until <= \(bind: now.timeIntervalSince1970)
+                   OR (processed_commands.owner = \(bind: owner.worker) AND \(bind: isOnlyAttempt))
+                   OR (processed_commands.owner IS NOT NULL AND processed_commands.owner <> \(bind: owner.worker) AND NOT EXISTS (
+                       SELECT 1 FROM workers
+                       WHERE workers.id = processed_commands.owner AND workers.alive_until > \(unsafeRaw: database.secondsSince1970))))
+            RETURNING command_id
+            """
+        ).first() != nil
     }
 
     /// The recorded outcome (JSON), the lease and the digest of a command, or nil if it has no row.
@@ -87,6 +86,12 @@ struct SQLCommandLog: Sendable {
         }
         return RecordedOutcome(
             try entry.json("outcome", as: Outcome.self), digest: try entry.value("digest", as: String?.self).map(CommandDigest.init))
+    }
+
+    /// Marks the command as taken by an attempt of this process; false when another attempt holds or
+    /// takes it (a duplicate delivery).
+    func beginAttempt(_ commandID: CommandID) -> Bool {
+        owner.heldClaims.begin(kind: kind, commandID: commandID.rawValue)
     }
 
     /// This process's attempt at the command is over, whether or not its claim can be released.

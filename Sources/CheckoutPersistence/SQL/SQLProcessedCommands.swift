@@ -6,25 +6,44 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
     let executor: SQLExecutor
     let log: SQLCommandLog
 
-    /// Tries the claim; if it is not taken, reads who has it. A claim released in between leaves no row,
-    /// so it tries again; a few rounds, since each one means another worker made progress.
+    /// Tries the claim; if it is not taken, reads who has it. A row gone in between makes it try again;
+    /// a few rounds, since each one means another worker made progress.
+    ///
+    /// Only one attempt of this process at a time holds the command's mark; a duplicate delivered
+    /// meanwhile cannot take the claim from it, though both would be this worker's in the database.
     func claim(_ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date) async throws -> CommandClaim<Outcome> {
-        try await executor.autocommit("claiming command \(commandID)") { [log] database in
-            for _ in 1...3 {
-                if try await log.takeClaim(commandID, digest: digest, at: now, leaseUntil: leaseUntil, on: database) {
-                    return .claimed
+        let isOnlyAttempt = log.beginAttempt(commandID)
+        let claim: CommandClaim<Outcome>
+        do {
+            claim = try await executor.autocommit("claiming command \(commandID)") { [log] database in
+                for _ in 1...3 {
+                    if try await log.takeClaim(
+                        commandID, digest: digest, at: now, leaseUntil: leaseUntil, isOnlyAttempt: isOnlyAttempt, on: database)
+                    {
+                        return .claimed
+                    }
+                    guard let entry = try await log.entry(commandID, on: database) else {
+                        // The attempt holding the mark has not written its claim yet.
+                        if !isOnlyAttempt { return .inProgress(until: leaseUntil) }
+                        continue
+                    }
+                    let recorded = try entry.value("digest", as: String?.self).map(CommandDigest.init)
+                    guard CommandLog<Outcome>.matches(recorded, digest) else { return .conflicting }
+                    if try !entry.isNull("outcome") {
+                        return .completed(try entry.json("outcome", as: Outcome.self))
+                    }
+                    return .inProgress(until: try entry.date("lease_until"))
                 }
-                guard let entry = try await log.entry(commandID, on: database) else { continue }
-                let recorded = try entry.value("digest", as: String?.self).map(CommandDigest.init)
-                guard CommandLog<Outcome>.matches(recorded, digest) else { return .conflicting }
-                if try !entry.isNull("outcome") {
-                    return .completed(try entry.json("outcome", as: Outcome.self))
-                }
-                return .inProgress(until: try entry.date("lease_until"))
+                throw RetryableError(
+                    code: .databaseUnavailable, context: "command \(commandID) was claimed and released three times while claiming it")
             }
-            throw RetryableError(
-                code: .databaseUnavailable, context: "command \(commandID) was claimed and released three times while claiming it")
+        } catch {
+            if isOnlyAttempt { log.endAttempt(commandID) }
+            throw error
         }
+        if isOnlyAttempt, case .claimed = claim { return claim }
+        if isOnlyAttempt { log.endAttempt(commandID) }
+        return claim
     }
 
     func record(_ outcome: Outcome, for commandID: CommandID) async throws -> Outcome {
