@@ -16,14 +16,34 @@ public import Foundation
 /// kept and every repeat gets it again (a decline too) without charging; the same key with another
 /// amount or token is refused for good, ``ChargeResult/failed(_:)``, as Stripe's `idempotency_error`. A transient
 /// failure is not kept. ``charges`` and ``refunds`` show what was taken and given back.
+///
+/// The ledger and the refunds keep only their newest entries, so a worker left running on the default
+/// processor does not grow with every order. An answer depends only on the token, the amount and the
+/// key, so the repeat of a forgotten key gets the same answer (the same payment id); what is lost is
+/// the refusal of another request under that key, which the worker's own digest check answers first.
 public actor SandboxPaymentProcessor: PaymentProcessor {
-    /// Every approved charge, one per idempotency key, in the order they were made.
-    public private(set) var charges: [SandboxCharge] = []
-    /// Every payment given back, once each, in the order they were refunded.
-    public private(set) var refunds: [Payment] = []
-    private var ledger: [CommandID: SandboxLedgerEntry] = [:]
+    private var ledger: SandboxRecentEntries<CommandID, SandboxLedgerEntry>
+    private var refunded: SandboxRecentEntries<Payment, Void>
 
-    public init() {}
+    /// - Parameter capacity: Idempotency keys, and refunds, remembered: a few hundred bytes each, and
+    ///   many times the commands a worker has in flight.
+    public init(remembering capacity: Int = 10_000) {
+        ledger = SandboxRecentEntries(capacity: capacity)
+        refunded = SandboxRecentEntries(capacity: capacity)
+    }
+
+    /// The approved charges the ledger remembers, one per idempotency key, in the order they were made.
+    public var charges: [SandboxCharge] {
+        ledger.entries.compactMap { key, entry in
+            guard case .approved(let payment) = entry.result else { return nil }
+            return SandboxCharge(idempotencyKey: key, payment: payment)
+        }
+    }
+
+    /// The payments given back that it remembers, once each, in the order they were refunded.
+    public var refunds: [Payment] {
+        refunded.entries.map(\.key)
+    }
 
     /// The ledger answers at once.
     public nonisolated var searchLag: TimeInterval { 0 }
@@ -38,9 +58,7 @@ public actor SandboxPaymentProcessor: PaymentProcessor {
         let result: ChargeResult
         switch token.rawValue {
         case "tok_visa":
-            let payment = Payment(id: PaymentID("sandbox_pay_\(idempotencyKey)"), amount: amount)
-            charges.append(SandboxCharge(idempotencyKey: idempotencyKey, payment: payment))
-            result = .approved(payment)
+            result = .approved(Payment(id: PaymentID("sandbox_pay_\(idempotencyKey)"), amount: amount))
         case "tok_chargeDeclined":
             result = .declined(DeclineCode("card_declined"))
         case "tok_chargeDeclinedInsufficientFunds":
@@ -51,15 +69,14 @@ public actor SandboxPaymentProcessor: PaymentProcessor {
         default:
             result = .declined(DeclineCode("unknown_token"))
         }
-        ledger[idempotencyKey] = SandboxLedgerEntry(amount: amount, token: token, result: result)
+        ledger.insert(SandboxLedgerEntry(amount: amount, token: token, result: result), for: idempotencyKey)
         return result
     }
 
     /// Gives `payment` back once. A payment this process never made was made by another worker process
     /// (each keeps its own ledger, and its successor finishes its commands): it is given back all the same.
     public func refund(_ payment: Payment) {
-        guard !refunds.contains(payment) else { return }
-        refunds.append(payment)
+        refunded.insert((), for: payment)
     }
 
     public func refundCharge(madeWith idempotencyKey: CommandID) throws -> Payment? {

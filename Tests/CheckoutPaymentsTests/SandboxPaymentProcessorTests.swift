@@ -66,6 +66,23 @@ import Testing
         #expect(one == other)
     }
 
+    @Test func remembersOnlyItsNewestKeysAndAnswersAForgottenOneAlike() async throws {
+        let sut = SandboxPaymentProcessor(remembering: 2)
+        let keys = try ["first", "second", "third"].map { try uniqueCommandID($0) }
+        var payments: [Payment] = []
+        for key in keys {
+            payments.append(try #require(try await sut.charge(eur(100), with: visa, idempotencyKey: key).approvedPayment))
+        }
+        for payment in payments {
+            try await sut.refund(payment)
+        }
+
+        #expect(await sut.charges.map(\.idempotencyKey) == Array(keys.dropFirst()))
+        #expect(await sut.refunds == Array(payments.dropFirst()))
+        #expect(try await sut.charge(eur(100), with: visa, idempotencyKey: keys[0]) == .approved(payments[0]))
+        #expect(await sut.charges.map(\.idempotencyKey) == [keys[2], keys[0]])
+    }
+
     private func makeSUT() -> SandboxPaymentProcessor {
         SandboxPaymentProcessor()
     }
