@@ -139,7 +139,6 @@ public struct PlaceOrderUseCase: PlaceOrder {
         case .failed(let failure):
             return try await reject(command, .paymentFailed, "the payment failed: \(failure.message)")
         case .approved(let payment):
-            try await charges.record(.approved(payment), for: command.id)
             let order = Order(
                 id: OrderID(placedBy: command.id),
                 cartID: cart.id,
@@ -149,7 +148,14 @@ public struct PlaceOrderUseCase: PlaceOrder {
                 payment: payment,
                 placedAt: now
             )
-            return try await store(order, from: cart, for: command)
+            do {
+                return try await store(order, from: cart, for: command)
+            } catch {
+                // Only an attempt that stored nothing needs the approval: a later one, on any worker, then
+                // refunds by its id instead of through the processor's search.
+                try? await charges.record(.approved(payment), for: command.id)
+                throw error
+            }
         }
     }
 

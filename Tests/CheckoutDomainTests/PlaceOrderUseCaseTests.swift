@@ -29,6 +29,18 @@ import Testing
         #expect(try await store.carts.cart(cartID())?.isCheckedOut == true)
     }
 
+    /// Every call is a round trip on a shared database: the order carries its payment, so the way that
+    /// succeeds records no approval beside it.
+    @Test func placesTheOrderWithoutRecordingTheApprovalBesideIt() async throws {
+        let interceptor = StoreInterceptor()
+        let (sut, _, _, output, _) = try await makeSUT(interceptor: interceptor)
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await output.messages.count == 1)
+        #expect(interceptor.calls == [.claimCommand, .loadCart, .loadProducts, .recordCharge, .placeOrder])
+    }
+
     // MARK: Rejections before payment
 
     @Test func rejectsAnUnknownCartAndChargesNothing() async throws {
@@ -343,7 +355,7 @@ import Testing
         try await sut.execute(request(commandID: "cmd-1"))
 
         #expect(await rejections(output).map(\.reason) == [.outOfStock])
-        // The approval was recorded before the order write failed: refunded by its id, without a search.
+        // The approval was recorded when the order write failed: refunded by its id, without a search.
         #expect(await payments.refunds == [.refund(Payment(id: PaymentID("pay_cmd-1"), amount: eur(5998)))])
         #expect(try await store.orders(forCart: cartID()).isEmpty)
     }
