@@ -12,14 +12,14 @@ public import Foundation
 /// the order, stock and checkout in one unit; if that fails after the charge, the charge is refunded
 /// (`order-failed`).
 ///
-/// A command is handled once: it is claimed in ``ProcessedCommands`` first, and its outcome is
-/// stored there (with the order, in one unit), so a repeat reports the stored outcome and charges
+/// A command is handled once: it is claimed in ``ProcessedCommands`` first (with its cart, in one
+/// call of ``PlaceOrderStore``), and its outcome is stored there (with the order, in one unit), so a repeat reports the stored outcome and charges
 /// nothing. A retry after a transient failure charges again with the same idempotency key,
 /// which the processor answers with the first charge; a retry rejected before payment, or a command
 /// abandoned after its last retry, refunds whatever an earlier attempt charged under that key, so
 /// no money is kept without an order. Rejections of form are not stored.
 public struct PlaceOrderUseCase: PlaceOrder {
-    private let carts: any CartRepository
+    private let store: any PlaceOrderStore
     private let catalog: any ProductCatalog
     private let orders: any OrderRepository
     private let payments: any PaymentProcessor
@@ -32,7 +32,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
     /// - Parameter claimLease: Seconds a claim keeps other workers off the command: longer than an order
     ///   can take with the payment processor's timeouts, short enough that a crashed worker's command is soon taken over.
     public init(
-        carts: any CartRepository,
+        store: any PlaceOrderStore,
         catalog: any ProductCatalog,
         orders: any OrderRepository,
         payments: any PaymentProcessor,
@@ -42,7 +42,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
         now: @escaping @Sendable () -> Date,
         claimLease: TimeInterval = 120
     ) {
-        self.carts = carts
+        self.store = store
         self.catalog = catalog
         self.orders = orders
         self.payments = payments
@@ -61,9 +61,11 @@ public struct PlaceOrderUseCase: PlaceOrder {
             return try await output.didReject(PlaceOrderRejection(cartID: request.cartID, reason: .invalidRequest, message: error.message))
         }
         let now = now()
+        let start = try await store.claim(
+            command.id, digest: request.digest, at: now, leaseUntil: now.addingTimeInterval(claimLease), cart: command.cartID)
         try await processedCommands.once(
-            command.id, digest: request.digest, at: now, lease: claimLease,
-            work: { try await place(command, at: now) },
+            command.id, claim: start.claim,
+            work: { try await place(command, cart: start.cart, at: now) },
             report: { try await report($0, of: command.id) },
             conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
     }
@@ -79,15 +81,17 @@ public struct PlaceOrderUseCase: PlaceOrder {
         }
         let rejection = PlaceOrderRejection.unavailable(cartID: request.cartID, after: error)
         let now = now()
+        let claim = try await processedCommands.claim(
+            command.id, digest: request.digest, at: now, leaseUntil: now.addingTimeInterval(claimLease))
         try await processedCommands.once(
-            command.id, digest: request.digest, at: now, lease: claimLease,
+            command.id, claim: claim,
             work: { try await processedCommands.record(.rejected(rejection: rejection), for: command.id) },
             report: { try await report($0, of: command.id) },
             conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
     }
 
-    private func place(_ command: ValidPlaceOrderRequest, at now: Date) async throws -> PlaceOrderOutcome {
-        guard let cart = try await carts.cart(command.cartID) else {
+    private func place(_ command: ValidPlaceOrderRequest, cart: Cart?, at now: Date) async throws -> PlaceOrderOutcome {
+        guard let cart else {
             return try await reject(command, .cartNotFound, "cart \(command.cartID) does not exist")
         }
         guard cart.customerID == command.customerID else {

@@ -1,7 +1,8 @@
 import Foundation
 
 extension ProcessedCommands {
-    /// Runs a command's `work` at most once across workers and reports its outcome, also on a repeat.
+    /// Runs a command's `work` at most once across workers and reports its outcome, also on a repeat,
+    /// given the command's `claim` (``claim(_:digest:at:leaseUntil:)``, or a store's read that took it).
     ///
     /// A handled command reports its stored outcome and does nothing else; a command re-using a handled
     /// id with another digest is reported as `conflict` and does nothing else; one claimed by another
@@ -9,14 +10,12 @@ extension ProcessedCommands {
     /// retry need not wait for the lease to run out.
     func once(
         _ commandID: CommandID,
-        digest: CommandDigest?,
-        at now: Date,
-        lease: TimeInterval,
+        claim: CommandClaim<Outcome>,
         work: () async throws -> Outcome,
         report: (Outcome) async throws -> Void,
         conflict: () async throws -> Void
     ) async throws {
-        switch try await claim(commandID, digest: digest, at: now, leaseUntil: now.addingTimeInterval(lease)) {
+        switch claim {
         case .completed(let outcome):
             try await report(outcome)
         case .conflicting:

@@ -12,6 +12,7 @@ public struct CheckoutStore: Service {
     public let carts: any CartRepository
     public let catalog: any ProductCatalog
     public let orders: any OrderRepository
+    public let placeOrders: any PlaceOrderStore
     public let placeOrderCommands: any ProcessedCommands<PlaceOrderOutcome>
     public let charges: any ChargeLog
     /// What the store counts of its database traffic; the in-memory store counts nothing.
@@ -52,12 +53,14 @@ public struct CheckoutStore: Service {
         let worker = SQLWorkerLiveness(worker: UUID().uuidString.lowercased())
         let syncCartLog = SQLCommandLog(kind: "sync-cart", owner: worker)
         let placeOrderLog = SQLCommandLog(kind: "place-order", owner: worker)
+        let placeOrderCommands = SQLProcessedCommands<PlaceOrderOutcome>(executor: executor, log: placeOrderLog)
         self.init(
             syncCarts: SQLSyncCartStore(executor: executor, commands: syncCartLog),
             carts: SQLCarts(executor: executor),
             catalog: SQLCatalog(executor: executor),
             orders: SQLOrders(executor: executor, commands: placeOrderLog),
-            placeOrderCommands: SQLProcessedCommands(executor: executor, log: placeOrderLog),
+            placeOrders: SQLPlaceOrderStore(commands: placeOrderCommands),
+            placeOrderCommands: placeOrderCommands,
             charges: SQLChargeLog(executor: executor, log: placeOrderLog),
             statistics: statistics,
             backend: SQLStoreBackend(
@@ -100,6 +103,7 @@ public struct CheckoutStore: Service {
         carts: any CartRepository,
         catalog: any ProductCatalog,
         orders: any OrderRepository,
+        placeOrders: any PlaceOrderStore,
         placeOrderCommands: any ProcessedCommands<PlaceOrderOutcome>,
         charges: any ChargeLog,
         statistics: DatabaseStatistics,
@@ -109,6 +113,7 @@ public struct CheckoutStore: Service {
         self.carts = carts
         self.catalog = catalog
         self.orders = orders
+        self.placeOrders = placeOrders
         self.placeOrderCommands = placeOrderCommands
         self.charges = charges
         self.statistics = statistics
@@ -123,6 +128,7 @@ public struct CheckoutStore: Service {
             carts: InMemoryCarts(database: database),
             catalog: InMemoryCatalog(database: database),
             orders: InMemoryOrders(database: database),
+            placeOrders: InMemoryPlaceOrderStore(database: database),
             placeOrderCommands: InMemoryProcessedCommands(database: database, log: \.placeOrderCommands),
             charges: InMemoryChargeLog(database: database),
             statistics: DatabaseStatistics(),

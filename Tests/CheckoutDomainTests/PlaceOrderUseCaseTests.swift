@@ -29,16 +29,16 @@ import Testing
         #expect(try await store.carts.cart(cartID())?.isCheckedOut == true)
     }
 
-    /// Every call is a round trip on a shared database: the order carries its payment, so the way that
-    /// succeeds records no approval beside it.
-    @Test func placesTheOrderWithoutRecordingTheApprovalBesideIt() async throws {
+    /// Every call is a round trip on a shared database: the claim reads the cart, and the order carries
+    /// its payment, so the way that succeeds records no approval beside it.
+    @Test func placesTheOrderInFourStoreCalls() async throws {
         let interceptor = StoreInterceptor()
         let (sut, _, _, output, _) = try await makeSUT(interceptor: interceptor)
 
         try await sut.execute(request(commandID: "cmd-1"))
 
         #expect(await output.messages.count == 1)
-        #expect(interceptor.calls == [.claimCommand, .loadCart, .loadProducts, .recordCharge, .placeOrder])
+        #expect(interceptor.calls == [.claimCommand, .loadProducts, .recordCharge, .placeOrder])
     }
 
     // MARK: Rejections before payment
@@ -599,7 +599,7 @@ import Testing
         let output = PlaceOrderOutputSpy()
         let clock = TestClock()
         let sut = PlaceOrderUseCase(
-            carts: InterceptedCarts(carts: store.carts, interceptor: interceptor),
+            store: InterceptedPlaceOrderStore(store: store.placeOrders, interceptor: interceptor),
             catalog: InterceptedCatalog(catalog: store.catalog, interceptor: interceptor),
             orders: InterceptedOrders(orders: store.orders, interceptor: interceptor),
             payments: seconds > 0 ? SlowChargingProcessor(spy: payments, clock: clock, seconds: seconds) : payments,

@@ -14,9 +14,13 @@ struct SQLCarts: CartRepository {
 
     func cart(_ id: CartID) async throws -> Cart? {
         try await executor.read("loading cart \(id)") { database in
-            try await database.raw("SELECT \(unsafeRaw: Self.columns) FROM carts WHERE id = \(bind: id.rawValue)").first()
-                .map { try Self.cart(from: StoredRow($0, of: "carts")) }
+            try await Self.cart(id, on: database)
         }
+    }
+
+    static func cart(_ id: CartID, on database: any SQLDatabase) async throws -> Cart? {
+        try await database.raw("SELECT \(unsafeRaw: columns) FROM carts WHERE id = \(bind: id.rawValue)").first()
+            .map { try cart(from: StoredRow($0, of: "carts")) }
     }
 
     /// Stores `cart` if the stored one is at `expectedVersion` (0: there is none) and not checked out;

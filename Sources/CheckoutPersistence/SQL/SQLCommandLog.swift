@@ -10,9 +10,9 @@ struct SQLCommandLog: Sendable {
     /// This worker, the owner of the claims it takes.
     let owner: SQLWorkerLiveness
 
-    /// Inserts a claim, or takes over one whose lease ended or whose worker died, in one statement; false
-    /// if another claim holds or an outcome is recorded. The unique key makes a concurrent insert wait
-    /// and then lose.
+    /// Inserts a claim, or takes over one whose lease ended or whose worker died, in one statement; not
+    /// taken if another claim holds or an outcome is recorded. The unique key makes a concurrent insert
+    /// wait and then lose.
     ///
     /// A command with another digest never takes a claim over: the id belongs to the command that took it.
     ///
@@ -20,15 +20,19 @@ struct SQLCommandLog: Sendable {
     /// date on the database's clock. A claim taken before owners were recorded names nobody and waits for
     /// its lease.
     ///
+    /// With `cartID`, a taken claim comes with that cart (nil if there is none). On PostgreSQL the claim
+    /// and the cart are one statement, the claim in a `WITH`; SQLite, where a statement is no round trip
+    /// and a `WITH` cannot write, reads the cart after the claim.
+    ///
     /// - Parameter isOnlyAttempt: Whether this is the one attempt of this process that holds the
     ///   command's mark (``beginAttempt(_:)``). Only it takes over this worker's own claim (one an attempt
     ///   that failed with the database away could not release) or makes a new one; another attempt here,
     ///   a duplicate delivery, may only take over a claim whose lease ended or whose worker died.
     func takeClaim(
-        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, isOnlyAttempt: Bool, on database: any SQLDatabase
-    ) async throws -> Bool {
-        try await database.raw(
-            """
+        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, isOnlyAttempt: Bool, readingCart cartID: CartID?,
+        on database: any SQLDatabase
+    ) async throws -> (isTaken: Bool, cart: Cart?) {
+        let claim: SQLQueryString = """
             INSERT INTO processed_commands (kind, command_id, lease_until, digest, owner)
             SELECT \(bind: kind), \(bind: commandID.rawValue), \(bind: leaseUntil.timeIntervalSince1970), \(bind: digest?.rawValue),
                    \(bind: owner.worker)
@@ -44,7 +48,20 @@ struct SQLCommandLog: Sendable {
                        WHERE workers.id = processed_commands.owner AND workers.alive_until > \(unsafeRaw: database.secondsSince1970))))
             RETURNING command_id
             """
-        ).first() != nil
+        guard let cartID, database.isPostgreSQL else {
+            guard try await database.raw(claim).first() != nil else { return (false, nil) }
+            guard let cartID else { return (true, nil) }
+            return (true, try await SQLCarts.cart(cartID, on: database))
+        }
+        let row = try await database.raw(
+            """
+            WITH claim AS (\(claim))
+            SELECT EXISTS (SELECT 1 FROM claim) AS claimed, \(unsafeRaw: SQLCarts.columns)
+            FROM (SELECT 1) AS one LEFT JOIN carts ON carts.id = \(bind: cartID.rawValue)
+            """
+        ).first().map { StoredRow($0, of: "processed_commands") }
+        guard let row, try row.value("claimed", as: Bool.self) else { return (false, nil) }
+        return (true, try row.isNull("cart_id") ? nil : SQLCarts.cart(from: row))
     }
 
     /// The recorded outcome (JSON), the lease and the digest of a command, or nil if it has no row.

@@ -12,27 +12,36 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
     /// Only one attempt of this process at a time holds the command's mark; a duplicate delivered
     /// meanwhile cannot take the claim from it, though both would be this worker's in the database.
     func claim(_ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date) async throws -> CommandClaim<Outcome> {
+        try await claim(commandID, digest: digest, at: now, leaseUntil: leaseUntil, readingCart: nil).claim
+    }
+
+    /// ``claim(_:digest:at:leaseUntil:)``, and the cart `cartID` once the command is claimed: read by
+    /// the claim's own statement where the engine allows it (``SQLCommandLog/takeClaim(_:digest:at:leaseUntil:isOnlyAttempt:readingCart:on:)``).
+    func claim(
+        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, readingCart cartID: CartID?
+    ) async throws -> (claim: CommandClaim<Outcome>, cart: Cart?) {
         let isOnlyAttempt = log.beginAttempt(commandID)
-        let claim: CommandClaim<Outcome>
+        let claim: (claim: CommandClaim<Outcome>, cart: Cart?)
         do {
             claim = try await executor.autocommit("claiming command \(commandID)") { [log] database in
                 for _ in 1...3 {
-                    if try await log.takeClaim(
-                        commandID, digest: digest, at: now, leaseUntil: leaseUntil, isOnlyAttempt: isOnlyAttempt, on: database)
-                    {
-                        return .claimed
+                    let taken = try await log.takeClaim(
+                        commandID, digest: digest, at: now, leaseUntil: leaseUntil, isOnlyAttempt: isOnlyAttempt, readingCart: cartID,
+                        on: database)
+                    if taken.isTaken {
+                        return (.claimed, taken.cart)
                     }
                     guard let entry = try await log.entry(commandID, on: database) else {
                         // The attempt holding the mark has not written its claim yet.
-                        if !isOnlyAttempt { return .inProgress(until: leaseUntil) }
+                        if !isOnlyAttempt { return (.inProgress(until: leaseUntil), nil) }
                         continue
                     }
                     let recorded = try entry.value("digest", as: String?.self).map(CommandDigest.init)
-                    guard CommandLog<Outcome>.matches(recorded, digest) else { return .conflicting }
+                    guard CommandLog<Outcome>.matches(recorded, digest) else { return (.conflicting, nil) }
                     if try !entry.isNull("outcome") {
-                        return .completed(try entry.json("outcome", as: Outcome.self))
+                        return (.completed(try entry.json("outcome", as: Outcome.self)), nil)
                     }
-                    return .inProgress(until: try entry.date("lease_until"))
+                    return (.inProgress(until: try entry.date("lease_until")), nil)
                 }
                 throw RetryableError(
                     code: .databaseUnavailable, context: "command \(commandID) was claimed and released three times while claiming it")
@@ -41,7 +50,7 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
             if isOnlyAttempt { log.endAttempt(commandID) }
             throw error
         }
-        if isOnlyAttempt, case .claimed = claim { return claim }
+        if isOnlyAttempt, case .claimed = claim.claim { return claim }
         if isOnlyAttempt { log.endAttempt(commandID) }
         return claim
     }

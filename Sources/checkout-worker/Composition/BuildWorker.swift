@@ -102,7 +102,7 @@ private func useCases(
         placeOrder: { output, logger in
             InstrumentedPlaceOrder(
                 PlaceOrderUseCase(
-                    carts: store.carts,
+                    store: store.placeOrders,
                     catalog: store.catalog,
                     orders: store.orders,
                     payments: payments,

@@ -18,13 +18,17 @@ struct InterceptedSyncCartStore: SyncCartStore {
     }
 }
 
-struct InterceptedCarts: CartRepository {
-    let carts: any CartRepository
+struct InterceptedPlaceOrderStore: PlaceOrderStore {
+    let store: any PlaceOrderStore
     let interceptor: StoreInterceptor
 
-    func cart(_ id: CartID) async throws -> Cart? {
-        try await interceptor.intercept(.loadCart)
-        return try await carts.cart(id)
+    func claim(
+        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, cart cartID: CartID
+    ) async throws
+        -> PlaceOrderClaim
+    {
+        try await interceptor.intercept(.claimCommand)
+        return try await store.claim(commandID, digest: digest, at: now, leaseUntil: leaseUntil, cart: cartID)
     }
 }
 

@@ -2,7 +2,6 @@
 enum StoreCall: Hashable, Sendable {
     case syncSnapshot
     case syncRecord
-    case loadCart
     case loadProducts
     case placeOrder
     case claimCommand

@@ -77,7 +77,7 @@ struct CommandHandlerSUT {
             },
             placeOrder: { output, _ in
                 PlaceOrderUseCase(
-                    carts: store.carts, catalog: store.catalog, orders: store.orders, payments: payments, charges: store.charges,
+                    store: store.placeOrders, catalog: store.catalog, orders: store.orders, payments: payments, charges: store.charges,
                     processedCommands: store.placeOrderCommands, output: output, now: now)
             }
         )

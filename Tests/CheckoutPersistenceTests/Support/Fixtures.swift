@@ -53,7 +53,7 @@ enum Fixtures {
         over store: CheckoutStore, payments: any PaymentProcessor, output: any PlaceOrderUseCaseOutput
     ) -> PlaceOrderUseCase {
         PlaceOrderUseCase(
-            carts: store.carts,
+            store: store.placeOrders,
             catalog: store.catalog,
             orders: store.orders,
             payments: payments,
