@@ -4,9 +4,13 @@ public struct PlaceOrderClaim: Sendable, Equatable {
     /// The stored cart when the command is ``CommandClaim/claimed``; nil when it was never synced, and
     /// whenever the command is not this worker's to handle.
     public let cart: Cart?
+    /// Those of the cart's SKUs the catalog knows, when the store read them with the cart; nil when it
+    /// did not (a cart written before the store could), and the use case reads them from the catalog.
+    public let products: [SKU: Product]?
 
-    public init(claim: CommandClaim<PlaceOrderOutcome>, cart: Cart?) {
+    public init(claim: CommandClaim<PlaceOrderOutcome>, cart: Cart?, products: [SKU: Product]? = nil) {
         self.claim = claim
         self.cart = cart
+        self.products = products
     }
 }

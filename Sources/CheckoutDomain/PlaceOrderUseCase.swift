@@ -12,8 +12,8 @@ public import Foundation
 /// the order, stock and checkout in one unit; if that fails after the charge, the charge is refunded
 /// (`order-failed`).
 ///
-/// A command is handled once: it is claimed in ``ProcessedCommands`` first (with its cart, in one
-/// call of ``PlaceOrderStore``), and its outcome is stored there (with the order, in one unit), so a
+/// A command is handled once: it is claimed in ``ProcessedCommands`` first (with its cart and
+/// products, in one call of ``PlaceOrderStore``), and its outcome is stored there (with the order, in one unit), so a
 /// repeat reports the stored outcome and charges nothing. A retry after a transient failure charges
 /// again with the same idempotency key, which the processor answers with the first charge; a retry
 /// rejected before payment, or a command abandoned after its last retry, refunds whatever an earlier
@@ -66,7 +66,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
             command.id, digest: request.digest, at: now, leaseUntil: now.addingTimeInterval(claimLease), cart: command.cartID)
         try await processedCommands.once(
             command.id, claim: start.claim,
-            work: { try await place(command, cart: start.cart, at: now) },
+            work: { try await place(command, start: start, at: now) },
             report: { try await report($0, of: command.id) },
             conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
     }
@@ -91,8 +91,8 @@ public struct PlaceOrderUseCase: PlaceOrder {
             conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
     }
 
-    private func place(_ command: ValidPlaceOrderRequest, cart: Cart?, at now: Date) async throws -> PlaceOrderOutcome {
-        guard let cart else {
+    private func place(_ command: ValidPlaceOrderRequest, start: PlaceOrderClaim, at now: Date) async throws -> PlaceOrderOutcome {
+        guard let cart = start.cart else {
             return try await reject(command, .cartNotFound, "cart \(command.cartID) does not exist")
         }
         guard cart.customerID == command.customerID else {
@@ -108,7 +108,12 @@ public struct PlaceOrderUseCase: PlaceOrder {
             return try await reject(
                 command, .cartChanged, "cart \(command.cartID) is at version \(cart.version), not \(command.cartVersion)")
         }
-        let products = try await catalog.products(Set(cart.lines.map(\.sku)))
+        let products: [SKU: Product]
+        if let read = start.products {
+            products = read
+        } else {
+            products = try await catalog.products(Set(cart.lines.map(\.sku)))
+        }
         let lines: [CartLine]
         let total: Money
         do {

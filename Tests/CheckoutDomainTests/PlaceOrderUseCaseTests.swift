@@ -29,16 +29,29 @@ import Testing
         #expect(try await store.carts.cart(cartID())?.isCheckedOut == true)
     }
 
-    /// Every call is a round trip on a shared database: the claim reads the cart, and the order carries
-    /// its payment, so the way that succeeds records no approval beside it.
-    @Test func placesTheOrderInFourStoreCalls() async throws {
+    /// Every call is a round trip on a shared database: the claim reads the cart and its products, and
+    /// the order carries its payment, so the way that succeeds records no approval beside it.
+    @Test func placesTheOrderInThreeStoreCalls() async throws {
         let interceptor = StoreInterceptor()
         let (sut, _, _, output, _) = try await makeSUT(interceptor: interceptor)
 
         try await sut.execute(request(commandID: "cmd-1"))
 
         #expect(await output.messages.count == 1)
+        #expect(interceptor.calls == [.claimCommand, .recordCharge, .placeOrder])
+    }
+
+    /// A cart written before the store read products with the claim (a worker of the version before,
+    /// during a rolling upgrade) comes without them: they are read from the catalog.
+    @Test func readsTheProductsFromTheCatalogWhenTheClaimCameWithout() async throws {
+        let interceptor = StoreInterceptor()
+        let (sut, store, _, output, clock) = try await makeSUT(interceptor: interceptor, productsWithTheClaim: false)
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
         #expect(interceptor.calls == [.claimCommand, .loadProducts, .recordCharge, .placeOrder])
+        #expect(await output.placedOrders.map(\.total) == [eur(5998)])
+        #expect(try await store.orders(forCart: cartID()).map(\.placedAt) == [clock.now()])
     }
 
     // MARK: Rejections before payment
@@ -587,7 +600,8 @@ import Testing
         answer: PaymentProcessorSpy.Answer? = .approve,
         tokensOfInvalidForm: Set<String> = [],
         interceptor: StoreInterceptor = StoreInterceptor(),
-        chargeTakes seconds: TimeInterval = 0
+        chargeTakes seconds: TimeInterval = 0,
+        productsWithTheClaim: Bool = true
     ) async throws -> (
         sut: PlaceOrderUseCase, store: CheckoutStore, payments: PaymentProcessorSpy, output: PlaceOrderOutputSpy, clock: TestClock
     ) {
@@ -599,7 +613,7 @@ import Testing
         let output = PlaceOrderOutputSpy()
         let clock = TestClock()
         let sut = PlaceOrderUseCase(
-            store: InterceptedPlaceOrderStore(store: store.placeOrders, interceptor: interceptor),
+            store: InterceptedPlaceOrderStore(store: store.placeOrders, interceptor: interceptor, keepsProducts: productsWithTheClaim),
             catalog: InterceptedCatalog(catalog: store.catalog, interceptor: interceptor),
             orders: InterceptedOrders(orders: store.orders, interceptor: interceptor),
             payments: seconds > 0 ? SlowChargingProcessor(spy: payments, clock: clock, seconds: seconds) : payments,

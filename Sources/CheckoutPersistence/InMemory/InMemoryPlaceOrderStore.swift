@@ -1,7 +1,7 @@
 import CheckoutDomain
 import Foundation
 
-/// ``PlaceOrderStore`` over ``InMemoryDatabase``: the claim and the cart in one transaction.
+/// ``PlaceOrderStore`` over ``InMemoryDatabase``: the claim, the cart and its products in one transaction.
 struct InMemoryPlaceOrderStore: PlaceOrderStore {
     let database: InMemoryDatabase
 
@@ -13,7 +13,8 @@ struct InMemoryPlaceOrderStore: PlaceOrderStore {
         try await database.transaction { state in
             let claim = state.placeOrderCommands.claim(commandID, digest: digest, at: now, leaseUntil: leaseUntil)
             guard case .claimed = claim else { return PlaceOrderClaim(claim: claim, cart: nil) }
-            return PlaceOrderClaim(claim: claim, cart: state.carts[cartID])
+            let cart = state.carts[cartID]
+            return PlaceOrderClaim(claim: claim, cart: cart, products: cart.map { state.products(Set($0.lines.map(\.sku))) })
         }
     }
 }

@@ -31,9 +31,9 @@ struct SQLCarts: CartRepository {
         if expectedVersion == 0 {
             return try await database.raw(
                 """
-                INSERT INTO carts (id, customer_id, version, currency, lines, checked_out, synced_at)
+                INSERT INTO carts (id, customer_id, version, currency, lines, checked_out, synced_at, skus)
                 VALUES (\(bind: cart.id.rawValue), \(bind: cart.customerID.rawValue), \(bind: cart.version), \(bind: cart.currency.rawValue),
-                        \(bind: lines), \(bind: cart.isCheckedOut), \(bind: syncedAt))
+                        \(bind: lines), \(bind: cart.isCheckedOut), \(bind: syncedAt), \(bind: skus(of: cart)))
                 ON CONFLICT (id) DO NOTHING
                 RETURNING id
                 """
@@ -43,11 +43,16 @@ struct SQLCarts: CartRepository {
             """
             UPDATE carts SET customer_id = \(bind: cart.customerID.rawValue), version = \(bind: cart.version),
                 currency = \(bind: cart.currency.rawValue), lines = \(bind: lines), checked_out = \(bind: cart.isCheckedOut),
-                synced_at = \(bind: syncedAt)
+                synced_at = \(bind: syncedAt), skus = \(bind: skus(of: cart))
             WHERE id = \(bind: cart.id.rawValue) AND version = \(bind: expectedVersion) AND checked_out = FALSE
             RETURNING id
             """
         ).first() != nil
+    }
+
+    /// `carts.skus` of `cart` (``Migrations/cartSKUs``): its lines' SKUs, separated by spaces.
+    static func skus(of cart: Cart) -> String {
+        cart.lines.map(\.sku.rawValue).joined(separator: " ")
     }
 
     /// The cart in a row holding ``columns``.

@@ -5,6 +5,9 @@ import SQLKit
 struct SQLCatalog: ProductCatalog {
     let executor: SQLExecutor
 
+    /// The columns ``product(from:)`` reads.
+    static let columns = "products.sku, products.name, products.unit_price, products.currency, products.stock, products.active"
+
     func products(_ skus: Set<SKU>) async throws -> [SKU: Product] {
         guard !skus.isEmpty else { return [:] }
         return try await executor.read("loading \(skus.count) products") { database in
@@ -12,7 +15,7 @@ struct SQLCatalog: ProductCatalog {
             for chunk in Array(skus).chunked(into: SQLLimits.bindsPerStatement) {
                 let rows = try await database.raw(
                     """
-                    SELECT sku, name, unit_price, currency, stock, active FROM products
+                    SELECT \(unsafeRaw: Self.columns) FROM products
                     WHERE sku IN (\(binds: chunk.map(\.rawValue)))
                     """
                 ).all()

@@ -20,9 +20,11 @@ struct SQLCommandLog: Sendable {
     /// date on the database's clock. A claim taken before owners were recorded names nobody and waits for
     /// its lease.
     ///
-    /// With `cartID`, a taken claim comes with that cart (nil if there is none). On PostgreSQL the claim
-    /// and the cart are one statement, the claim in a `WITH`; SQLite, where a statement is no round trip
-    /// and a `WITH` cannot write, reads the cart after the claim.
+    /// With `cartID`, a taken claim comes with that cart. On PostgreSQL the claim, the cart and the
+    /// products of its `skus` (``Migrations/cartSKUs``) are one statement, the claim in a `WITH`; a
+    /// cart without `skus` comes without products. SQLite, where a statement is no round trip and a
+    /// `WITH` cannot write, reads the cart after the claim, and its products are read apart, on a
+    /// reader rather than on the one writer.
     ///
     /// - Parameter isOnlyAttempt: Whether this is the one attempt of this process that holds the
     ///   command's mark (``beginAttempt(_:)``). Only it takes over this worker's own claim (one an attempt
@@ -31,7 +33,7 @@ struct SQLCommandLog: Sendable {
     func takeClaim(
         _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, isOnlyAttempt: Bool, readingCart cartID: CartID?,
         on database: any SQLDatabase
-    ) async throws -> (isTaken: Bool, cart: Cart?) {
+    ) async throws -> (isTaken: Bool, read: SQLCartRead?) {
         let claim: SQLQueryString = """
             INSERT INTO processed_commands (kind, command_id, lease_until, digest, owner)
             SELECT \(bind: kind), \(bind: commandID.rawValue), \(bind: leaseUntil.timeIntervalSince1970), \(bind: digest?.rawValue),
@@ -51,17 +53,28 @@ struct SQLCommandLog: Sendable {
         guard let cartID, database.isPostgreSQL else {
             guard try await database.raw(claim).first() != nil else { return (false, nil) }
             guard let cartID else { return (true, nil) }
-            return (true, try await SQLCarts.cart(cartID, on: database))
+            return (true, SQLCartRead(cart: try await SQLCarts.cart(cartID, on: database), products: nil))
         }
-        let row = try await database.raw(
+        let rows = try await database.raw(
             """
-            WITH claim AS (\(claim))
-            SELECT EXISTS (SELECT 1 FROM claim) AS claimed, \(unsafeRaw: SQLCarts.columns)
-            FROM (SELECT 1) AS one LEFT JOIN carts ON carts.id = \(bind: cartID.rawValue)
+            WITH claim AS (\(claim)),
+                 cart AS (SELECT \(unsafeRaw: SQLCarts.columns), carts.skus AS cart_skus FROM carts WHERE id = \(bind: cartID.rawValue))
+            SELECT EXISTS (SELECT 1 FROM claim) AS claimed, cart.*, \(unsafeRaw: SQLCatalog.columns)
+            FROM (SELECT 1) AS one
+            LEFT JOIN cart ON EXISTS (SELECT 1 FROM claim)
+            LEFT JOIN products ON products.sku = ANY (string_to_array(cart.cart_skus, ' '))
             """
-        ).first().map { StoredRow($0, of: "processed_commands") }
-        guard let row, try row.value("claimed", as: Bool.self) else { return (false, nil) }
-        return (true, try row.isNull("cart_id") ? nil : SQLCarts.cart(from: row))
+        ).all().map { StoredRow($0, of: "processed_commands") }
+        guard let first = rows.first, try first.value("claimed", as: Bool.self) else { return (false, nil) }
+        guard try !first.isNull("cart_id") else { return (true, SQLCartRead(cart: nil, products: nil)) }
+        let cart = try SQLCarts.cart(from: first)
+        guard try !first.isNull("cart_skus") else { return (true, SQLCartRead(cart: cart, products: nil)) }
+        var products: [SKU: Product] = [:]
+        for row in rows where try !row.isNull("sku") {
+            let product = try SQLCatalog.product(from: row)
+            products[product.sku] = product
+        }
+        return (true, SQLCartRead(cart: cart, products: products))
     }
 
     /// The recorded outcome (JSON), the lease and the digest of a command, or nil if it has no row.

@@ -1,8 +1,9 @@
 import CheckoutDomain
 import Foundation
 
-/// ``PlaceOrderStore`` over `processed_commands` and `carts`: on PostgreSQL the claim and the cart are
-/// one statement; SQLite reads the cart after the claim, on the same connection.
+/// ``PlaceOrderStore`` over `processed_commands`, `carts` and `products`: on PostgreSQL the claim, the
+/// cart and its products are one statement; SQLite reads the cart after the claim, on the same
+/// connection, and leaves the products to the catalog.
 struct SQLPlaceOrderStore: PlaceOrderStore {
     let commands: SQLProcessedCommands<PlaceOrderOutcome>
 
@@ -11,7 +12,7 @@ struct SQLPlaceOrderStore: PlaceOrderStore {
     ) async throws
         -> PlaceOrderClaim
     {
-        let (claim, cart) = try await commands.claim(commandID, digest: digest, at: now, leaseUntil: leaseUntil, readingCart: cartID)
-        return PlaceOrderClaim(claim: claim, cart: cart)
+        let (claim, read) = try await commands.claim(commandID, digest: digest, at: now, leaseUntil: leaseUntil, readingCart: cartID)
+        return PlaceOrderClaim(claim: claim, cart: read?.cart, products: read?.products)
     }
 }

@@ -16,12 +16,13 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
     }
 
     /// ``claim(_:digest:at:leaseUntil:)``, and the cart `cartID` once the command is claimed: read by
-    /// the claim's own statement where the engine allows it (``SQLCommandLog/takeClaim(_:digest:at:leaseUntil:isOnlyAttempt:readingCart:on:)``).
+    /// the claim's own statement where the engine allows it, with its products
+    /// (``SQLCommandLog/takeClaim(_:digest:at:leaseUntil:isOnlyAttempt:readingCart:on:)``).
     func claim(
         _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, readingCart cartID: CartID?
-    ) async throws -> (claim: CommandClaim<Outcome>, cart: Cart?) {
+    ) async throws -> (claim: CommandClaim<Outcome>, read: SQLCartRead?) {
         let isOnlyAttempt = log.beginAttempt(commandID)
-        let claim: (claim: CommandClaim<Outcome>, cart: Cart?)
+        let claim: (claim: CommandClaim<Outcome>, read: SQLCartRead?)
         do {
             claim = try await executor.autocommit("claiming command \(commandID)") { [log] database in
                 for _ in 1...3 {
@@ -29,7 +30,7 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
                         commandID, digest: digest, at: now, leaseUntil: leaseUntil, isOnlyAttempt: isOnlyAttempt, readingCart: cartID,
                         on: database)
                     if taken.isTaken {
-                        return (.claimed, taken.cart)
+                        return (.claimed, taken.read)
                     }
                     guard let entry = try await log.entry(commandID, on: database) else {
                         // The attempt holding the mark has not written its claim yet.

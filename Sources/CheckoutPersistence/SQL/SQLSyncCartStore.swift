@@ -55,7 +55,7 @@ struct SQLSyncCartStore: SyncCartStore {
 
     /// Records the outcome first: its row lock makes a concurrent delivery of the same command wait,
     /// and then find the outcome. A rejection is that one statement, outside a transaction; on
-    /// PostgreSQL a synced cart is one call too (`checkout_record_sync`, ``Migrations/oneCallWrites``).
+    /// PostgreSQL a synced cart is one call too (`checkout_record_sync`, ``Migrations/cartSKUs``).
     func record(_ outcome: SyncCartOutcome, digest: CommandDigest?, for commandID: CommandID) async throws -> SyncCartRecordResult {
         guard case .synced(let synced) = outcome else {
             return try await executor.autocommit("recording the outcome of command \(commandID)") { [commands] database in
@@ -95,7 +95,7 @@ struct SQLSyncCartStore: SyncCartStore {
                 \(bind: kind), \(bind: commandID.rawValue), \(bind: try StoredJSON.text(outcome)), \(bind: digest?.rawValue),
                 \(bind: Date().timeIntervalSince1970), \(bind: cart.id.rawValue), \(bind: cart.customerID.rawValue), \(bind: cart.version),
                 \(bind: cart.currency.rawValue), \(bind: try StoredJSON.text(cart.lines)), \(bind: cart.isCheckedOut),
-                \(bind: cart.syncedAt.timeIntervalSince1970))
+                \(bind: cart.syncedAt.timeIntervalSince1970), \(bind: SQLCarts.skus(of: cart)))
             """
         ).first().map { StoredRow($0, of: "checkout_record_sync") }
         switch try row?.value("result", as: String.self) {

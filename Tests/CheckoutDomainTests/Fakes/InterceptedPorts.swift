@@ -21,6 +21,8 @@ struct InterceptedSyncCartStore: SyncCartStore {
 struct InterceptedPlaceOrderStore: PlaceOrderStore {
     let store: any PlaceOrderStore
     let interceptor: StoreInterceptor
+    /// False: the claim comes without products, as for a cart written before the store read them with it.
+    var keepsProducts = true
 
     func claim(
         _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, cart cartID: CartID
@@ -28,7 +30,8 @@ struct InterceptedPlaceOrderStore: PlaceOrderStore {
         -> PlaceOrderClaim
     {
         try await interceptor.intercept(.claimCommand)
-        return try await store.claim(commandID, digest: digest, at: now, leaseUntil: leaseUntil, cart: cartID)
+        let start = try await store.claim(commandID, digest: digest, at: now, leaseUntil: leaseUntil, cart: cartID)
+        return keepsProducts ? start : PlaceOrderClaim(claim: start.claim, cart: start.cart)
     }
 }
 
