@@ -13,12 +13,12 @@ public import Foundation
 /// (`order-failed`).
 ///
 /// A command is handled once: it is claimed in ``ProcessedCommands`` first (with its cart and
-/// products, in one call of ``PlaceOrderStore``), and its outcome is stored there (with the order, in
-/// one unit), so a repeat reports the stored outcome and charges nothing. A retry after a transient failure charges
-/// again with the same idempotency key, which the processor answers with the first charge; a retry
-/// rejected before payment, or a command abandoned after its last retry, refunds whatever an earlier
-/// attempt charged under that key, so no money is kept without an order. Rejections of form are not
-/// stored.
+/// products, in one call of ``PlaceOrderStore``), and its outcome is stored there (with the order,
+/// in one unit), so a repeat reports the stored outcome and charges nothing. A retry after a
+/// transient failure charges again with the same idempotency key, which the processor answers with
+/// the first charge; a retry rejected before payment, or a command abandoned after its last retry,
+/// refunds whatever an earlier attempt charged under that key, so no money is kept without an
+/// order. Rejections of form are not stored.
 public struct PlaceOrderUseCase: PlaceOrder {
     private let store: any PlaceOrderStore
     private let catalog: any ProductCatalog
