@@ -24,16 +24,16 @@ struct SQLCarts: CartRepository {
     }
 
     /// Stores `cart` if the stored one is at `expectedVersion` (0: there is none) and not checked out;
-    /// returns whether it did.
+    /// returns whether it did. SQLite's way, which leaves `skus` empty: it reads products apart.
     static func write(_ cart: Cart, replacing expectedVersion: Int, on database: any SQLDatabase) async throws -> Bool {
         let lines = try StoredJSON.text(cart.lines)
         let syncedAt = cart.syncedAt.timeIntervalSince1970
         if expectedVersion == 0 {
             return try await database.raw(
                 """
-                INSERT INTO carts (id, customer_id, version, currency, lines, checked_out, synced_at, skus)
+                INSERT INTO carts (id, customer_id, version, currency, lines, checked_out, synced_at)
                 VALUES (\(bind: cart.id.rawValue), \(bind: cart.customerID.rawValue), \(bind: cart.version), \(bind: cart.currency.rawValue),
-                        \(bind: lines), \(bind: cart.isCheckedOut), \(bind: syncedAt), \(bind: skus(of: cart)))
+                        \(bind: lines), \(bind: cart.isCheckedOut), \(bind: syncedAt))
                 ON CONFLICT (id) DO NOTHING
                 RETURNING id
                 """
@@ -43,7 +43,7 @@ struct SQLCarts: CartRepository {
             """
             UPDATE carts SET customer_id = \(bind: cart.customerID.rawValue), version = \(bind: cart.version),
                 currency = \(bind: cart.currency.rawValue), lines = \(bind: lines), checked_out = \(bind: cart.isCheckedOut),
-                synced_at = \(bind: syncedAt), skus = \(bind: skus(of: cart))
+                synced_at = \(bind: syncedAt)
             WHERE id = \(bind: cart.id.rawValue) AND version = \(bind: expectedVersion) AND checked_out = FALSE
             RETURNING id
             """
