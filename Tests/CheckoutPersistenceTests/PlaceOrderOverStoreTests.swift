@@ -46,9 +46,7 @@ import Testing
     @Test(arguments: TestDatabase.sql)
     func noAttemptHoldsAClaimOnceItsOrderIsPlacedOrRejected(database: TestDatabase) async throws {
         try await database.withStore { store in
-            _ = try await store.importCatalog([Fixtures.product("SKU-A", price: 1000, stock: 5)])
-            let cart = Fixtures.cart(cartID("cart-held"), lines: [Fixtures.line("SKU-A", price: 1000)], customer: customerID("carol"))
-            _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
+            try await Fixtures.seedOneLineCart("cart-held", of: "carol", selling: "SKU-A", price: 1000, stock: 5, in: store)
             let payments = PaymentProcessorSpy()
             await payments.answerCharges(with: .approve)
             let output = PlaceOrderOutputSpy()

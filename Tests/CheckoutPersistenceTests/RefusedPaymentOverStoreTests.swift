@@ -9,9 +9,7 @@ import Testing
     @Test(arguments: TestDatabase.allCases)
     func aRefusedPaymentIsAnsweredAtOnceAsPaymentFailedAndRecorded(database: TestDatabase) async throws {
         try await database.withStore { store in
-            _ = try await store.importCatalog([Fixtures.product("SKU-RED-M", price: 2999, stock: 5)])
-            let cart = Fixtures.cart(cartID("cart-42"), lines: [Fixtures.line("SKU-RED-M", price: 2999)], customer: customerID("cust-7"))
-            _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
+            try await Fixtures.seedOneLineCart("cart-42", of: "cust-7", selling: "SKU-RED-M", price: 2999, stock: 5, in: store)
             let payments = PaymentProcessorSpy()
             await payments.answerCharges(with: .refuse("No such PaymentMethod: 'pm_gone'"))
             let output = PlaceOrderOutputSpy()

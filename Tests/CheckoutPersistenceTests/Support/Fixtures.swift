@@ -48,6 +48,16 @@ enum Fixtures {
         CheckoutTestSupport.order(from: cart, by: command, payment: "pay-\(command)", at: now)
     }
 
+    /// Stores one product, and `customer`'s cart `id` at version 1 holding one of it: what an order
+    /// over a real store starts from.
+    static func seedOneLineCart(
+        _ id: String, of customer: String, selling sku: String, price: Int64, stock: Int, in store: CheckoutStore
+    ) async throws {
+        _ = try await store.importCatalog([product(sku, price: price, stock: stock)])
+        let seeded = cart(cartID(id), lines: [line(sku, price: price)], customer: customerID(customer))
+        _ = try await store.syncCarts.record(synced(seeded), digest: nil, for: command())
+    }
+
     /// PlaceOrder as the worker builds it, over every port of `store`.
     static func placeOrder(
         over store: CheckoutStore, payments: any PaymentProcessor, output: any PlaceOrderUseCaseOutput
