@@ -33,6 +33,8 @@ enum MetricHelp {
         "checkout_broker_stale_settlements_total": "Acks dropped because their delivery's channel was gone (the broker redelivers those).",
         "checkout_database_round_trips_total":
             "Statements sent to the database, each one round trip (on SQLite, a call on the connection's thread).",
+        "checkout_database_recompilations_total":
+            "Times SQLite compiled a kept statement again (a schema change); 0 in steady state.",
         "checkout_build_info": "Always 1; the version label says which build of checkout-worker runs.",
     ]
 

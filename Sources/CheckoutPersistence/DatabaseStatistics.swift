@@ -4,6 +4,7 @@ import Synchronization
 /// the persistence layer knows nothing of metrics.
 public final class DatabaseStatistics: Sendable {
     private let roundTripCount = Atomic<Int>(0)
+    private let recompilationCount = Atomic<Int>(0)
 
     public init() {}
 
@@ -12,7 +13,16 @@ public final class DatabaseStatistics: Sendable {
     /// `BEGIN`, `COMMIT` and savepoints count too, since they cost the same.
     public var roundTrips: Int { roundTripCount.load(ordering: .relaxed) }
 
+    /// Times SQLite compiled a kept statement again before running it: after a change of the schema,
+    /// or when its plan depended on a bound value that changed. Each costs about what the statement's
+    /// first preparation cost, so in steady state it stays at 0.
+    public var recompilations: Int { recompilationCount.load(ordering: .relaxed) }
+
     func countRoundTrip() {
         roundTripCount.add(1, ordering: .relaxed)
+    }
+
+    func countRecompilations(_ count: Int) {
+        recompilationCount.add(count, ordering: .relaxed)
     }
 }

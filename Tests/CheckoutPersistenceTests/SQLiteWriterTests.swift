@@ -116,7 +116,9 @@ import Testing
     private static func withWriter(_ body: (SQLiteWriter, String) async throws -> Void) async throws {
         try await TestDatabase.sqlite.withFreshURL { url in
             let path = String(url.dropFirst("sqlite://".count))
-            let writer = SQLiteWriter(file: SQLiteFile(path: path, logger: TestLogger.logger), statistics: DatabaseStatistics())
+            let statistics = DatabaseStatistics()
+            let writer = SQLiteWriter(
+                file: SQLiteFile(path: path, logger: TestLogger.logger, statistics: statistics), statistics: statistics)
             do {
                 try await writer.write { database in
                     try await database.raw("CREATE TABLE numbers (n BIGINT PRIMARY KEY)").run()

@@ -22,6 +22,7 @@ struct SampledMetricsService: Service {
             ("checkout_broker_consumers_cancelled_total", { transport.consumersCancelledByBroker }),
             ("checkout_broker_stale_settlements_total", { transport.staleSettlements }),
             ("checkout_database_round_trips_total", { [database] in database.roundTrips }),
+            ("checkout_database_recompilations_total", { [database] in database.recompilations }),
         ]
     }
 

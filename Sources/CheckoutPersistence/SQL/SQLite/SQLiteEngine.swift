@@ -11,7 +11,7 @@ struct SQLiteEngine: SQLEngine {
 
     /// - Parameter readers: Read-only connections at most, besides the one writer.
     init(path: String, readers: Int, logger: Logger, statistics: DatabaseStatistics) {
-        let file = SQLiteFile(path: path, logger: logger)
+        let file = SQLiteFile(path: path, logger: logger, statistics: statistics)
         self.readers = SQLiteConnectionPool(file: file, size: readers)
         writer = SQLiteWriter(file: file, statistics: statistics)
         self.statistics = statistics

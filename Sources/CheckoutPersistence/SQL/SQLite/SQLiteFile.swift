@@ -4,6 +4,7 @@ import Logging
 struct SQLiteFile: Sendable {
     let path: String
     let logger: Logger
+    let statistics: DatabaseStatistics
 
     /// WAL so readers never wait for the writer; a busy timeout so the writer waits for writers of other
     /// processes; `synchronous = FULL` so a committed order survives a power cut. A reader is also
@@ -14,6 +15,7 @@ struct SQLiteFile: Sendable {
             path: path,
             name: readOnly ? "sqlite reader" : "sqlite writer",
             logger: logger,
+            statistics: statistics,
             setUp: pragmas + (readOnly ? ["PRAGMA query_only = ON"] : [])
         )
     }

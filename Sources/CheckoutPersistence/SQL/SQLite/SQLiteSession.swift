@@ -15,11 +15,13 @@ final class SQLiteSession: Sendable {
     }
 
     /// Opens the file on a new thread and runs `setUp` (the pragmas) there.
-    static func open(path: String, name: String, logger: Logger, setUp: [String]) async throws -> SQLiteSession {
+    static func open(
+        path: String, name: String, logger: Logger, statistics: DatabaseStatistics, setUp: [String]
+    ) async throws -> SQLiteSession {
         let thread = SQLiteThread(name: name)
         do {
             return try await withTaskExecutorPreference(thread) {
-                let handle = try SQLiteHandle(path: path)
+                let handle = try SQLiteHandle(path: path, statistics: statistics)
                 do {
                     for statement in setUp {
                         try handle.execute(statement, binds: []) { _ in }
