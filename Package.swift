@@ -61,6 +61,7 @@ let package = Package(
             name: "CheckoutPersistence",
             dependencies: [
                 "CheckoutDomain",
+                "JSONWriting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),

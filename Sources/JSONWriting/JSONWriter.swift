@@ -56,6 +56,14 @@ public struct JSONWriter {
         needsComma = true
     }
 
+    /// The shortest text that reads back as the same `Double`; `null` for infinities and NaN, which
+    /// JSON cannot hold.
+    public mutating func number(_ value: Double) {
+        beginValue()
+        bytes.append(contentsOf: (value.isFinite ? value.description : "null").utf8)
+        needsComma = true
+    }
+
     public mutating func bool(_ value: Bool) {
         beginValue()
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
@@ -81,6 +89,12 @@ public struct JSONWriter {
     public mutating func field(_ key: String, _ value: some BinaryInteger) {
         self.key(key)
         integer(value)
+    }
+
+    /// A key and its boolean.
+    public mutating func field(_ key: String, _ value: Bool) {
+        self.key(key)
+        bool(value)
     }
 
     /// A key and its instant, as ``timestamp(_:)`` writes it.
