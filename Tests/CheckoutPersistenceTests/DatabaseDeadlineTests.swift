@@ -7,18 +7,33 @@ import Testing
 
 /// The limit on a PostgreSQL call: it ends a call that never answers, and costs nothing once a call has answered.
 @Suite struct DatabaseDeadlineTests {
-    private static let timers = PostgresClient.defaultEventLoopGroup
+    private static let executor = EventLoopTaskExecutor(PostgresClient.defaultEventLoopGroup.next())
 
     @Test func aCallThatAnswersInTimeReturnsItsResult() async throws {
-        let deadline = DatabaseDeadline(limit: .seconds(10), timers: Self.timers)
+        let deadline = DatabaseDeadline(limit: .seconds(10), executor: Self.executor)
 
         let answer = try await deadline.run("a quick call") { 42 }
 
         #expect(answer == 42)
     }
 
+    /// Where the client's connections run: a call there writes, reads and decodes without a hop.
+    @Test func aCallRunsOnTheEventLoopOfItsExecutorAndAnswersItsCallerWhereItWas() async throws {
+        let deadline = DatabaseDeadline(limit: .seconds(10), executor: Self.executor)
+        let elsewhere = SQLiteThread(name: "a caller's thread")
+        defer { elsewhere.stop() }
+
+        let (ranOnTheLoop, answeredOnTheLoop) = try await withTaskExecutorPreference(elsewhere) {
+            let ranOnTheLoop = try await deadline.run("a call") { Self.executor.loop.inEventLoop }
+            return (ranOnTheLoop, Self.executor.loop.inEventLoop)
+        }
+
+        #expect(ranOnTheLoop)
+        #expect(!answeredOnTheLoop)
+    }
+
     @Test func aCallThatNeverAnswersEndsAsRetryableAtTheLimit() async throws {
-        let deadline = DatabaseDeadline(limit: .milliseconds(100), timers: Self.timers)
+        let deadline = DatabaseDeadline(limit: .milliseconds(100), executor: Self.executor)
         let start = ContinuousClock.now
 
         let error = await #expect(throws: RetryableError.self) {
@@ -33,7 +48,7 @@ import Testing
     /// `Task.sleep` holds its dispatch timer, about 700 bytes, until the limit) grows the process by
     /// tens of megabytes under load. 100,000 answered calls must leave far less than that resident.
     @Test func answeredCallsLeaveNoTimersBehind() async throws {
-        let deadline = DatabaseDeadline(limit: .seconds(60), timers: Self.timers)
+        let deadline = DatabaseDeadline(limit: .seconds(60), executor: Self.executor)
         let before = try Self.residentKiB()
 
         for _ in 0..<200 {

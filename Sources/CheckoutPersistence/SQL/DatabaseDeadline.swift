@@ -9,18 +9,23 @@ import Synchronization
 /// the limit the caller gets a retryable `database-unavailable` and moves on; the abandoned call is
 /// cancelled and left to end whenever it does.
 ///
-/// The timer is an event loop's scheduled task, which cancelling removes at once. A `Task.sleep`
+/// The call runs as a task of its own that prefers `executor`'s event loop, the one the client's
+/// connections run on: a task does not inherit its creator's executor, and on Swift's global one
+/// every statement went from the caller's thread to a pool thread, to the connection's loop and back
+/// twice, two thread wake-ups more than needed.
+///
+/// The timer is a scheduled task of the same loop, which cancelling removes at once. A `Task.sleep`
 /// cancelled early keeps its dispatch timer (about 700 bytes) until the limit has passed: at five
 /// calls per command, tens of thousands of them, and a worker that grew by megabytes under load.
 struct DatabaseDeadline: Sendable {
     let limit: Duration
-    /// Where the timers run.
-    let timers: any EventLoopGroup
+    /// Where calls run and timers fire.
+    let executor: EventLoopTaskExecutor
 
     func run<Result: Sendable>(_ context: String, _ operation: @escaping @Sendable () async throws -> Result) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             let race = Race(waiter: continuation)
-            let work = Task {
+            let work = Task(executorPreference: executor) {
                 let outcome: Swift.Result<Result, any Error>
                 do {
                     outcome = .success(try await operation())
@@ -33,7 +38,7 @@ struct DatabaseDeadline: Sendable {
             }
             let limit = self.limit
             race.arm(
-                timers.next().scheduleTask(in: TimeAmount(limit)) {
+                executor.loop.scheduleTask(in: TimeAmount(limit)) {
                     guard let waiter = race.finish().waiter else { return }
                     work.cancel()
                     waiter.resume(

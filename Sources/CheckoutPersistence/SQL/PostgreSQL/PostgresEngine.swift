@@ -9,6 +9,8 @@ import SQLKit
 struct PostgresEngine: SQLEngine {
 
     private let client: PostgresClient
+    /// The one event loop of the client's connections, where calls run (``callDeadline``).
+    private let executor: EventLoopTaskExecutor
     private let statements = PostgresStatementCaches()
     private let location: PostgresLocation
     private let logger: Logger
@@ -42,7 +44,10 @@ struct PostgresEngine: SQLEngine {
         configuration.options.keepAliveBehavior = nil
         configuration.options.connectTimeout = .seconds(5)
         configuration.options.additionalStartupParameters = Self.startupParameters(location)
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        // One loop is plenty for one worker's calls, and a call that runs on its connection's loop
+        // hops between threads only to start and to answer.
+        executor = EventLoopTaskExecutor(PostgresClient.defaultEventLoopGroup.next())
+        client = PostgresClient(configuration: configuration, eventLoopGroup: executor.loop, backgroundLogger: logger)
         self.location = location
         self.logger = logger
         self.statistics = statistics
@@ -53,8 +58,8 @@ struct PostgresEngine: SQLEngine {
 
     /// A call whose connection was cut can wait forever in the pool; a command gives up after this.
     /// Long enough for any statement of the worker and a catalog import of tens of thousands of rows.
-    /// Timed on the event loops the client's connections run on.
-    var callDeadline: DatabaseDeadline? { DatabaseDeadline(limit: callLimit, timers: PostgresClient.defaultEventLoopGroup) }
+    /// Run and timed on the event loop the client's connections run on.
+    var callDeadline: DatabaseDeadline? { DatabaseDeadline(limit: callLimit, executor: executor) }
 
     func read<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         try await withConnection(body)
@@ -101,7 +106,7 @@ struct PostgresEngine: SQLEngine {
     /// ready; bounded by a few seconds, since the pool would wait for a lost server up to its circuit
     /// breaker (a minute), too long for a readiness probe.
     func checkReachable() async throws {
-        let deadline = DatabaseDeadline(limit: min(callLimit, .seconds(5)), timers: PostgresClient.defaultEventLoopGroup)
+        let deadline = DatabaseDeadline(limit: min(callLimit, .seconds(5)), executor: executor)
         try await deadline.run("checking that the database answers") {
             try await withConnection { try await $0.raw("SELECT 1").run() }
         }
