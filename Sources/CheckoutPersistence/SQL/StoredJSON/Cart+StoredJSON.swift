@@ -1,5 +1,4 @@
 import CheckoutDomain
-import Foundation
 import JSONWriting
 
 extension Cart: StoredJSONWritable {
@@ -11,8 +10,7 @@ extension Cart: StoredJSONWritable {
         json.field("isCheckedOut", isCheckedOut)
         json.field("lines", lines)
         json.field("subtotal", subtotal)
-        json.key("syncedAt")
-        json.number(syncedAt.timeIntervalSinceReferenceDate)
+        json.field("syncedAt", codable: syncedAt)
         json.field("version", version)
         json.endObject()
     }

@@ -1,23 +1,12 @@
 import CheckoutDomain
-import Foundation
 import JSONWriting
 
 extension PlaceOrderOutcome: StoredJSONWritable {
     func write(to json: inout JSONWriter) {
-        json.beginObject()
         switch self {
-        case .placed(let order):
-            json.key("placed")
-            json.beginObject()
-            json.field("order", order)
-            json.endObject()
-        case .rejected(let rejection):
-            json.key("rejected")
-            json.beginObject()
-            json.field("rejection", rejection)
-            json.endObject()
+        case .placed(let order): json.enumCase("placed", "order", order)
+        case .rejected(let rejection): json.enumCase("rejected", "rejection", rejection)
         }
-        json.endObject()
     }
 }
 
@@ -29,8 +18,7 @@ extension Order: StoredJSONWritable {
         json.field("id", id.rawValue)
         json.field("lines", lines)
         json.field("payment", payment)
-        json.key("placedAt")
-        json.number(placedAt.timeIntervalSinceReferenceDate)
+        json.field("placedAt", codable: placedAt)
         json.field("total", total)
         json.endObject()
     }

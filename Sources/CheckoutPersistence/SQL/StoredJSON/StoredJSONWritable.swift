@@ -1,3 +1,4 @@
+import Foundation
 import JSONWriting
 
 /// A value that writes its own stored JSON: exactly its synthesized `Codable` form (keys in sorted
@@ -20,5 +21,21 @@ extension JSONWriter {
     mutating func field(_ key: String, _ value: some StoredJSONWritable) {
         self.key(key)
         value.write(to: &self)
+    }
+
+    /// A key and its instant in `Date`'s own `Codable` form: seconds since 2001 as a number.
+    mutating func field(_ key: String, codable date: Date) {
+        self.key(key)
+        number(date.timeIntervalSinceReferenceDate)
+    }
+
+    /// An enum case with one labelled value, as `Codable` synthesizes it: `{"case":{"label":value}}`.
+    mutating func enumCase(_ name: String, _ label: String, _ value: some StoredJSONWritable) {
+        beginObject()
+        key(name)
+        beginObject()
+        field(label, value)
+        endObject()
+        endObject()
     }
 }

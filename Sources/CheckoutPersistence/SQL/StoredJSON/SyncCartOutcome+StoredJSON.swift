@@ -3,20 +3,10 @@ import JSONWriting
 
 extension SyncCartOutcome: StoredJSONWritable {
     func write(to json: inout JSONWriter) {
-        json.beginObject()
         switch self {
-        case .synced(let cart):
-            json.key("synced")
-            json.beginObject()
-            json.field("cart", cart)
-            json.endObject()
-        case .rejected(let rejection):
-            json.key("rejected")
-            json.beginObject()
-            json.field("rejection", rejection)
-            json.endObject()
+        case .synced(let cart): json.enumCase("synced", "cart", cart)
+        case .rejected(let rejection): json.enumCase("rejected", "rejection", rejection)
         }
-        json.endObject()
     }
 }
 
