@@ -6,17 +6,18 @@ struct SQLiteFile: Sendable {
     let logger: Logger
     let statistics: DatabaseStatistics
 
-    /// WAL so readers never wait for the writer; a busy timeout so the writer waits for writers of other
-    /// processes; `synchronous = FULL` so a committed order survives a power cut. A reader is also
-    /// `query_only`, so a write sent to it by mistake fails instead of bypassing the writer's queue.
+    /// The writer puts the file in WAL, so readers never wait for it; `synchronous = FULL` so a
+    /// committed order survives a power cut. A reader is `query_only`, so a write sent to it by mistake
+    /// fails instead of bypassing the writer's queue, and leaves the journal mode alone: switching a new
+    /// file to WAL is a write transaction, which readers of several workers starting on one new file
+    /// would queue for behind each other's migrations, past their busy timeout. WAL is kept in the file,
+    /// and a reader uses it from its next read on. Every connection waits up to 5 s for a lock.
     func open(readOnly: Bool) async throws -> SQLiteSession {
-        let pragmas = ["PRAGMA busy_timeout = 5000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"]
+        let pragmas =
+            readOnly
+            ? ["PRAGMA busy_timeout = 5000", "PRAGMA query_only = ON"]
+            : ["PRAGMA busy_timeout = 5000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"]
         return try await SQLiteSession.open(
-            path: path,
-            name: readOnly ? "sqlite reader" : "sqlite writer",
-            logger: logger,
-            statistics: statistics,
-            setUp: pragmas + (readOnly ? ["PRAGMA query_only = ON"] : [])
-        )
+            path: path, name: readOnly ? "sqlite reader" : "sqlite writer", logger: logger, statistics: statistics, setUp: pragmas)
     }
 }
