@@ -47,6 +47,25 @@ import Testing
         #expect(decoded == text)
     }
 
+    /// Each reads back as the same `Double`; JSON has no infinities or NaN, so those are `null`.
+    @Test(arguments: [771_692_800.123_456, 0.5, -0.000_001, 1e300, 42])
+    func numbersReadBackAsTheSameDouble(value: Double) throws {
+        var json = JSONWriter()
+        json.beginArray()
+        json.number(value)
+        json.endArray()
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [Double]
+        #expect(decoded == [value], "\(String(decoding: json.bytes, as: UTF8.self))")
+    }
+
+    @Test func numbersJSONCannotHoldAreNull() {
+        var json = JSONWriter()
+        json.beginArray()
+        for value in [Double.infinity, -.infinity, .nan] { json.number(value) }
+        json.endArray()
+        #expect(String(decoding: json.bytes, as: UTF8.self) == "[null,null,null]")
+    }
+
     @Test func timestampsMatchFoundationsISO8601() {
         let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
         var generator = SystemRandomNumberGenerator()

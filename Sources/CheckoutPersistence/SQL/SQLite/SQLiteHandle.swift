@@ -7,8 +7,8 @@ import VaporCSQLite
 /// Statements are prepared once per SQL text and kept for the connection's life, so a statement the
 /// store runs thousands of times is parsed once. Their bindings are not cleared after a run: every run
 /// binds every parameter again, and clearing them makes SQLite compile again, on the next run, every
-/// statement whose plan looked at a bound value (any `column = ?`, since SQLite 3.47). Not
-/// thread-safe: one ``SQLiteThread`` uses it.
+/// statement whose plan looked at a bound value (in the SQLite 3.54 that sqlite-nio builds in, any
+/// `column = ?`). Not thread-safe: one ``SQLiteThread`` uses it.
 final class SQLiteHandle: @unchecked Sendable {
     let path: String
     private let statistics: DatabaseStatistics
