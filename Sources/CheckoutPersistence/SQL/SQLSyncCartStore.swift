@@ -23,7 +23,7 @@ struct SQLSyncCartStore: SyncCartStore {
                 SELECT processed_commands.outcome AS command_outcome, processed_commands.digest AS command_digest,
                        \(unsafeRaw: SQLCarts.columns),
                        EXISTS (SELECT 1 FROM products WHERE currency = \(bind: currency.rawValue)) AS priced,
-                       products.sku, products.name, products.unit_price, products.currency, products.stock, products.active
+                       \(unsafeRaw: SQLCatalog.columns)
                 FROM (SELECT 1 AS request) AS request
                 LEFT JOIN processed_commands ON processed_commands.kind = \(bind: commands.kind)
                     AND processed_commands.command_id = \(bind: commandID.rawValue) AND processed_commands.outcome IS NOT NULL
