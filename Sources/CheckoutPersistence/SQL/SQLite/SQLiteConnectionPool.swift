@@ -3,13 +3,13 @@ import CheckoutDomain
 /// Up to `size` read-only connections to one SQLite file, each lent to one caller at a time.
 ///
 /// Every write goes through the one ``SQLiteWriter``; in WAL mode these readers see the last commit and
-/// never wait for it. SQLite calls block their thread, so each connection has a thread of its own.
+/// never wait for it. A reader reads on its borrower's thread (``SQLiteReader``).
 actor SQLiteConnectionPool {
     private let file: SQLiteFile
     private let size: Int
-    private var idle: [SQLiteSession] = []
+    private var idle: [SQLiteReader] = []
     private var opened = 0
-    private var waiters: [CheckedContinuation<SQLiteSession, any Error>] = []
+    private var waiters: [CheckedContinuation<SQLiteReader, any Error>] = []
     private var isClosed = false
 
     init(file: SQLiteFile, size: Int) {
@@ -18,14 +18,14 @@ actor SQLiteConnectionPool {
     }
 
     /// Lends a connection to `body`; one that saw an error is closed, not reused, in case it is left mid-statement.
-    func withConnection<Result: Sendable>(_ body: @Sendable (SQLiteSession) async throws -> Result) async throws -> Result {
+    func withConnection<Result: Sendable>(_ body: @Sendable (SQLiteReader) async throws -> Result) async throws -> Result {
         let connection = try await acquire()
         do {
             let result = try await body(connection)
             release(connection)
             return result
         } catch {
-            await connection.close()
+            connection.close()
             opened -= 1
             wakeWaiterWithNewConnection()
             throw error
@@ -40,12 +40,12 @@ actor SQLiteConnectionPool {
         }
         waiters = []
         for connection in idle {
-            await connection.close()
+            connection.close()
         }
         idle = []
     }
 
-    private func acquire() async throws -> SQLiteSession {
+    private func acquire() async throws -> SQLiteReader {
         guard !isClosed else {
             throw RetryableError(code: .databaseUnavailable, context: "using SQLite database \(file.path): the store is closed")
         }
@@ -57,16 +57,16 @@ actor SQLiteConnectionPool {
         }
         opened += 1
         do {
-            return try await open()
+            return try open()
         } catch {
             opened -= 1
             throw error
         }
     }
 
-    private func release(_ connection: SQLiteSession) {
+    private func release(_ connection: SQLiteReader) {
         if isClosed {
-            Task { await connection.close() }
+            connection.close()
         } else if waiters.isEmpty {
             idle.append(connection)
         } else {
@@ -79,17 +79,15 @@ actor SQLiteConnectionPool {
         guard !waiters.isEmpty, opened < size else { return }
         let waiter = waiters.removeFirst()
         opened += 1
-        Task {
-            do {
-                waiter.resume(returning: try await open())
-            } catch {
-                opened -= 1
-                waiter.resume(throwing: error)
-            }
+        do {
+            waiter.resume(returning: try open())
+        } catch {
+            opened -= 1
+            waiter.resume(throwing: error)
         }
     }
 
-    private func open() async throws -> SQLiteSession {
-        try await file.open(readOnly: true)
+    private func open() throws -> SQLiteReader {
+        try file.openReader()
     }
 }

@@ -5,7 +5,7 @@ import SQLKit
 import SQLiteKit
 
 /// SQLKit's view of one ``SQLiteHandle``: the shared SQL, serialized in SQLite's dialect, run inline
-/// on the calling thread, which is the connection's own (``SQLiteSession/run(_:)``).
+/// on the calling thread: the writer's own (``SQLiteSession/run(_:)``), or a reader's borrower's.
 struct SQLiteDatabase: SQLDatabase {
     let handle: SQLiteHandle
     let logger: Logger

@@ -8,7 +8,8 @@ import VaporCSQLite
 /// store runs thousands of times is parsed once. Their bindings are not cleared after a run: every run
 /// binds every parameter again, and clearing them makes SQLite compile again, on the next run, every
 /// statement whose plan looked at a bound value (in the SQLite 3.54 that sqlite-nio builds in, any
-/// `column = ?`). Not thread-safe: one ``SQLiteThread`` uses it.
+/// `column = ?`). Not thread-safe: one caller at a time uses it, the writer on its ``SQLiteThread`` and
+/// a reader on its borrower's thread.
 final class SQLiteHandle: @unchecked Sendable {
     let path: String
     private let statistics: DatabaseStatistics
@@ -23,7 +24,7 @@ final class SQLiteHandle: @unchecked Sendable {
         let columns: [String]
     }
 
-    /// Opens (and creates) the file; `sqlite3_open_v2` runs with no mutex of its own, since one thread uses it.
+    /// Opens (and creates) the file; `sqlite3_open_v2` runs with no mutex of its own, since one caller at a time uses it.
     /// - Parameter statistics: Where the statements SQLite compiles again are counted.
     init(path: String, statistics: DatabaseStatistics) throws(SQLiteFailure) {
         self.path = path

@@ -1,8 +1,9 @@
 import Logging
 import SQLKit
 
-/// One connection to the store's SQLite file and the thread it runs on: work handed to ``run(_:)``
-/// runs on that thread, every statement a direct call into the library.
+/// The writer's connection to the store's SQLite file and the thread it runs on: work handed to
+/// ``run(_:)`` runs on that thread, every statement a direct call into the library. The group commit's
+/// fsync blocks that thread, not its callers'.
 final class SQLiteSession: Sendable {
     private let thread: SQLiteThread
     private let handle: SQLiteHandle

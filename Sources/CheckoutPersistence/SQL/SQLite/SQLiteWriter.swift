@@ -94,7 +94,7 @@ actor SQLiteWriter {
 
     private func openConnection() async throws -> SQLiteSession {
         if let connection { return connection }
-        let opened = try await file.open(readOnly: false)
+        let opened = try await file.openWriter()
         connection = opened
         return opened
     }

@@ -1,0 +1,53 @@
+import CheckoutTestSupport
+import Foundation
+import SQLKit
+import Testing
+
+@testable import CheckoutPersistence
+
+/// A SQLite read runs on its caller's thread: handing it to a thread of its own and back cost more
+/// than the read itself. Reading there, it still sees the writer's last commit.
+@Suite struct SQLiteReaderTests {
+    @Test func aReadRunsOnItsCallersThreadAndSeesTheWritersLastCommit() async throws {
+        try await TestDatabase.sqlite.withFreshURL { url in
+            let file = SQLiteFile(
+                path: String(url.dropFirst("sqlite://".count)), logger: TestLogger.logger, statistics: DatabaseStatistics())
+            let writer = SQLiteWriter(file: file, statistics: file.statistics)
+            let readers = SQLiteConnectionPool(file: file, size: 2)
+            let caller = SQLiteThread(name: "a caller's thread")
+            defer { caller.stop() }
+            do {
+                try await writer.write { database in
+                    try await database.raw("CREATE TABLE numbers (n BIGINT PRIMARY KEY)").run()
+                    try await database.raw("INSERT INTO numbers (n) VALUES (7)").run()
+                    return .commit(())
+                }
+
+                let (callerThread, readerThread, numbers) = try await withTaskExecutorPreference(caller) {
+                    let callerThread = Self.currentThread()
+                    let (readerThread, numbers) = try await readers.withConnection { reader in
+                        try await reader.run { database in
+                            let rows = try await database.raw("SELECT n FROM numbers").all()
+                            return (Self.currentThread(), try rows.map { try $0.decode(column: "n", as: Int.self) })
+                        }
+                    }
+                    return (callerThread, readerThread, numbers)
+                }
+
+                #expect(readerThread == callerThread)
+                #expect(numbers == [7])
+            } catch {
+                await readers.close()
+                await writer.close()
+                throw error
+            }
+            await readers.close()
+            await writer.close()
+        }
+    }
+
+    /// Which thread runs the caller: synchronous, as `Thread.current` must be read.
+    private static func currentThread() -> ObjectIdentifier {
+        ObjectIdentifier(Thread.current)
+    }
+}
