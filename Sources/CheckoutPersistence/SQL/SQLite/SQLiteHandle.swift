@@ -41,6 +41,14 @@ final class SQLiteHandle: @unchecked Sendable {
         sqlite_nio_sqlite3_extended_result_codes(connection, 1)
     }
 
+    /// Opens the file and runs `setUp`, its pragmas; a connection a pragma failed on is closed again.
+    convenience init(path: String, statistics: DatabaseStatistics, setUp: [String]) throws(SQLiteFailure) {
+        try self.init(path: path, statistics: statistics)
+        for statement in setUp {
+            try execute(statement, binds: []) { _ in }
+        }
+    }
+
     deinit {
         close()
     }

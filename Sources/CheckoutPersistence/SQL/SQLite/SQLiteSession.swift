@@ -22,15 +22,7 @@ final class SQLiteSession: Sendable {
         let thread = SQLiteThread(name: name)
         do {
             return try await withTaskExecutorPreference(thread) {
-                let handle = try SQLiteHandle(path: path, statistics: statistics)
-                do {
-                    for statement in setUp {
-                        try handle.execute(statement, binds: []) { _ in }
-                    }
-                } catch {
-                    handle.close()
-                    throw error
-                }
+                let handle = try SQLiteHandle(path: path, statistics: statistics, setUp: setUp)
                 return SQLiteSession(thread: thread, handle: handle, logger: logger)
             }
         } catch {
