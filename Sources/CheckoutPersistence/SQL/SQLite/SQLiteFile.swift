@@ -16,7 +16,7 @@ struct SQLiteFile: Sendable {
     /// The one writer, on a thread of its own (``SQLiteWriter``).
     func openWriter() async throws -> SQLiteSession {
         try await SQLiteSession.open(
-            path: path, name: "sqlite writer", logger: logger, statistics: statistics,
+            path: path, logger: logger, statistics: statistics,
             setUp: ["PRAGMA busy_timeout = 5000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"])
     }
 

@@ -16,10 +16,8 @@ final class SQLiteSession: Sendable {
     }
 
     /// Opens the file on a new thread and runs `setUp` (the pragmas) there.
-    static func open(
-        path: String, name: String, logger: Logger, statistics: DatabaseStatistics, setUp: [String]
-    ) async throws -> SQLiteSession {
-        let thread = SQLiteThread(name: name)
+    static func open(path: String, logger: Logger, statistics: DatabaseStatistics, setUp: [String]) async throws -> SQLiteSession {
+        let thread = SQLiteThread(name: "sqlite writer")
         do {
             return try await withTaskExecutorPreference(thread) {
                 let handle = try SQLiteHandle(path: path, statistics: statistics, setUp: setUp)
