@@ -17,28 +17,32 @@ let package = Package(
         .library(name: "RabbitMQ", targets: ["RabbitMQ"]),
         .library(name: "CRabbitMQ", targets: ["CRabbitMQ"]),
     ],
+    // Every direct dependency at the exact version the worker is built and tested with, so that a build
+    // (the image's among them) does not take whatever was released since. Package.resolved would pin
+    // the indirect ones too, but it cannot be written here: the development machines' package copies
+    // carry commit ids other than GitHub's (docs/deploy.md, "Dependency versions").
     dependencies: [
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
-        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
-        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
-        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
-        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
-        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
-        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
-        // Exact: DatabaseFault imports its underscored _ConnectionPoolModule, which has no stable API
-        // (docs/architecture.md, "One underscored import, pinned").
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", exact: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", exact: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-configuration.git", exact: "1.4.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", exact: "6.2.2"),
+        .package(url: "https://github.com/vapor/sql-kit.git", exact: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", exact: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit.git", exact: "2.17.0"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", exact: "1.13.2"),
+        // Exact whatever the others do: DatabaseFault imports its underscored _ConnectionPoolModule, which
+        // has no stable API (docs/architecture.md, "One underscored import, pinned").
         .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
         // OTLP over HTTP only: the worker is gRPC-free, so the gRPC exporter's trait stays off.
-        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
+        .package(url: "https://github.com/swift-otel/swift-otel.git", exact: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // The heart: models, the two use cases, their outputs and the ports they need. Foundation only.
