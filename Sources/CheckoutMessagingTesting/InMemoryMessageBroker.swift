@@ -107,6 +107,7 @@ public final class InMemoryMessageBroker: MessageBroker {
     }
 
     private func failure(for message: AMQPMessage, in state: inout State) -> AMQPError? {
+        if let error = message.shortStringError { return error }
         let size = message.properties.encodedByteCount
         if size > maximumPropertiesByteCount {
             return AMQPError(

@@ -14,8 +14,12 @@ extension AMQPConnectionDriver {
             reply.resume(throwing: AMQPError(code: .channelClosed, message: "the publishing channel is being reopened"))
             return
         }
-        // amqp_basic_publish fails such a message only after sending its method frame, which breaks the
-        // connection; the gathering encoder below refuses it before writing anything.
+        // amqp_basic_publish fails such messages only after sending their method frame, which breaks the
+        // connection; the gathering encoder below refuses oversized properties before writing anything.
+        if let error = message.shortStringError {
+            reply.resume(throwing: error)
+            return
+        }
         let gathers = stateMachine.gathersPublishes
         if !gathers, message.properties.encodedByteCount > maximumPropertiesByteCount {
             reply.resume(throwing: AMQPError.propertiesTooLarge(message.properties))

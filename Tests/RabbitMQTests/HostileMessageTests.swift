@@ -93,6 +93,45 @@ import Testing
         }
     }
 
+    /// librabbitmq refuses a short string over 255 bytes only once it has written part of the message
+    /// without gathering (TLS), which would break the connection and every publish in flight on it.
+    @Test func shortStringsOverTheirLimitFailThatPublishAloneOnEitherTransport() async throws {
+        let overlong = String(repeating: "m", count: 256)
+        for tls in [false, true] {
+            var configuration = try TestBroker.configuration(urls: tls ? TestBroker.tlsURL : TestBroker.url)
+            configuration.tls.caFile = TestBroker.caFile
+            let connection = try await TestBroker.connect(configuration)
+            let queue = try await TestBroker.temporaryQueue("overlong", on: connection)
+            let messages = [
+                (
+                    AMQPMessage(exchange: "", routingKey: queue, properties: AMQPProperties(messageID: overlong), body: [1]),
+                    "message_id (256 bytes)"
+                ),
+                (
+                    AMQPMessage(exchange: "", routingKey: queue, properties: AMQPProperties(correlationID: overlong), body: [1]),
+                    "correlation_id (256 bytes)"
+                ),
+                (AMQPMessage(exchange: "", routingKey: overlong, body: [1]), "routing key (256 bytes)"),
+                (
+                    AMQPMessage(
+                        exchange: "", routingKey: queue, properties: AMQPProperties(headers: ["t": .array([.table([overlong: .void])])]),
+                        body: [1]),
+                    "a header key (256 bytes)"
+                ),
+            ]
+            for (message, named) in messages {
+                let error = await #expect(throws: AMQPError.self) { try await connection.publish(message) }
+                #expect(error?.code == .protocolError)
+                #expect(error?.message.contains(named) == true, "\(String(describing: error))")
+            }
+            try await connection.publish(
+                AMQPMessage(exchange: "", routingKey: queue, properties: AMQPProperties(messageID: String(overlong.dropLast())), body: [2]))
+            #expect(connection.statistics.reconnects == 0)
+            _ = try await connection.deleteQueue(queue)
+            await connection.close()
+        }
+    }
+
     @Test func theEncodedSizeOfPropertiesIsWhatTheBrokerCounts() {
         let properties = AMQPProperties(
             contentType: "application/json",
