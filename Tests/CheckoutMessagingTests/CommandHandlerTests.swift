@@ -84,6 +84,33 @@ import Testing
         #expect(sut.deadLetters.isEmpty)
     }
 
+    /// A `message_id` over the 200 bytes a command id may have is answered `invalid-request`; near AMQP's
+    /// 255, its event's id would not fit, so the answer takes the id's SHA-256 in its place.
+    @Test(arguments: [
+        (String(repeating: "m", count: 236), "\(String(repeating: "m", count: 236))/cart.sync-rejected"),
+        (
+            String(repeating: "m", count: 237),
+            "sha256:b1483fe70172c4a673da61b4d39897a486ac9bc9761e767e8b62fd7beffab21f/cart.sync-rejected"
+        ),
+        (
+            String(repeating: "é", count: 125),
+            "sha256:34227530c904c7f8581466d6498e6370426a10b098a4d1603681383e1cf4bf40/cart.sync-rejected"
+        ),
+    ])
+    func aMessageIDTooLongForItsEventsIDIsAnsweredUnderItsDigest(messageID: String, eventID: String) async throws {
+        let sut = try await CommandHandlerSUT.make()
+
+        let delivery = await sut.handle(
+            .syncCart, properties: ClientMessages.properties(messageID: messageID), body: ClientMessages.syncCart())
+
+        let event = try #require(sut.events.only)
+        #expect(ClientMessages.json(event)["reason"] as? String == "invalid-request")
+        #expect(event.properties.messageID == eventID)
+        #expect(event.properties.headers?["causation_id"]?.stringValue == messageID)
+        #expect(sut.settledLast(delivery) == .ack)
+        #expect(sut.retries.isEmpty && sut.deadLetters.isEmpty)
+    }
+
     @Test func theSameCommandAgainRepublishesTheSameEvent() async throws {
         let sut = try await CommandHandlerSUT.make()
         let properties = ClientMessages.properties(messageID: "sync-1")
