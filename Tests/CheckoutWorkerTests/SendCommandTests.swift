@@ -39,6 +39,31 @@ import Testing
         }
     }
 
+    /// The worker and `send` under names of an operator's choosing, as CONTRACT.md allows for every name.
+    @Test func sendsToAWorkerRunningUnderOtherNames() async throws {
+        try await withProcessWorld("names") { world in
+            let names = [
+                "CHECKOUT_COMMANDS_EXCHANGE": "shop.commands", "CHECKOUT_EVENTS_EXCHANGE": "shop.events",
+                "CHECKOUT_DEAD_LETTER": "shop.dead",
+                "CHECKOUT_SYNC_CART_QUEUE": "shop.carts", "CHECKOUT_PLACE_ORDER_QUEUE": "shop.orders",
+                "CHECKOUT_RETRY_QUEUE_PREFIX": "shop.later",
+            ]
+            try await world.importCatalog(#"[{"sku":"SKU-RED-M","name":"Red","unitPrice":2999,"currency":"EUR","stock":5,"active":true}]"#)
+            let worker = try await world.startWorker(names)
+
+            let run = try await ExecutableRun.run(
+                ExecutableRun.checkoutWorker,
+                ["send", "sync-cart", "--json", Bodies.syncCart(cart: "cart-names"), "--wait", "--timeout", "20s"],
+                environment: names.merging(["CHECKOUT_AMQP_URL": world.vhost.url]) { $1 })
+
+            #expect(await run.status == 0, "\(run.standardError)")
+            #expect(run.standardOutput.contains("cart.synced"), "\(run.standardOutput)")
+            #expect(world.events.all.isEmpty, "an event went to the contract's default events exchange")
+            worker.terminate()
+            #expect(try await worker.waitForExit(timeout: .seconds(20)) == 0)
+        }
+    }
+
     @Test func refusesAFileThatIsNotThere() async throws {
         let missing = try await ExecutableRun.run(
             ExecutableRun.checkoutWorker, ["send", "sync-cart", "--json", "@/nonexistent/body.json"],

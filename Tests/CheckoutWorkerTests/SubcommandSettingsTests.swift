@@ -7,7 +7,11 @@ import Testing
 /// Each sub-command lists, reads and checks only the settings it uses: a bad value of another one
 /// (a Stripe setting for `send`) does not stop it.
 @Suite struct SubcommandSettingsTests {
-    static let broker = ["CHECKOUT_AMQP_URL", "CHECKOUT_AMQP_CA_FILE", "CHECKOUT_AMQP_CERT_FILE", "CHECKOUT_AMQP_KEY_FILE"]
+    static let broker = [
+        "CHECKOUT_AMQP_URL", "CHECKOUT_AMQP_CA_FILE", "CHECKOUT_AMQP_CERT_FILE", "CHECKOUT_AMQP_KEY_FILE", "CHECKOUT_COMMANDS_EXCHANGE",
+        "CHECKOUT_EVENTS_EXCHANGE", "CHECKOUT_DEAD_LETTER", "CHECKOUT_SYNC_CART_QUEUE", "CHECKOUT_PLACE_ORDER_QUEUE",
+        "CHECKOUT_RETRY_QUEUE_PREFIX",
+    ]
     static let database = ["CHECKOUT_DATABASE_URL"]
     static let payments = [
         "CHECKOUT_PAYMENT_PROCESSOR", "CHECKOUT_STRIPE_BASE_URL", "CHECKOUT_STRIPE_TIMEOUT", "CHECKOUT_STRIPE_SEARCH_LAG",

@@ -45,6 +45,11 @@ import Testing
         ("CHECKOUT_AMQP_CA_FILE", "/no/such/ca.pem"),
         ("CHECKOUT_SHUTDOWN_GRACE_PERIOD", "forever"),
         ("CHECKOUT_CLAIM_LEASE", "999ms"),
+        ("CHECKOUT_COMMANDS_EXCHANGE", "amq.topic"),
+        ("CHECKOUT_SYNC_CART_QUEUE", "amq.carts"),
+        ("CHECKOUT_PLACE_ORDER_QUEUE", "checkout.sync-cart"),
+        ("CHECKOUT_EVENTS_EXCHANGE", "checkout.retry.events"),
+        ("CHECKOUT_RETRY_QUEUE_PREFIX", "amq.retry"),
     ])
     func aBadValueIsRefusedNamingTheSettingAndWhatItAccepts(name: String, value: String) {
         #expect {
@@ -52,6 +57,41 @@ import Testing
         } throws: { error in
             let message = "\(error)"
             return message.hasPrefix("\(name): '\(value)' is not valid; expected ") && message.count > name.count + value.count + 30
+        }
+    }
+
+    /// CONTRACT.md: "every name is configurable".
+    @Test func everyExchangeAndQueueIsNamedAsConfigured() throws {
+        let messaging = try WorkerConfiguration(
+            reading: TestWorld.reader([
+                "CHECKOUT_COMMANDS_EXCHANGE": "shop.commands", "CHECKOUT_EVENTS_EXCHANGE": "shop.events",
+                "CHECKOUT_DEAD_LETTER": "shop.dead",
+                "CHECKOUT_SYNC_CART_QUEUE": "shop.carts", "CHECKOUT_PLACE_ORDER_QUEUE": "shop.orders",
+                "CHECKOUT_RETRY_QUEUE_PREFIX": "shop.later",
+            ])
+        ).messaging
+
+        let topology = CheckoutTopology.make(messaging)
+        #expect(Set(topology.exchanges.map(\.name)) == ["shop.commands", "shop.events", "shop.dead"])
+        #expect(topology.queues.map(\.name).filter { !$0.hasPrefix("shop.later.") } == ["shop.dead", "shop.carts", "shop.orders"])
+        #expect(topology.queues.count == 3 + 2 * messaging.retryDelays.delays.count)
+        #expect(messaging.retryQueue(for: .placeOrder, retry: 0) == "shop.later.place-order.1s")
+    }
+
+    /// A name is an AMQP short string; a retry queue's adds up to 30 bytes to its prefix.
+    @Test func aNameFitsInAMQPsShortStrings() throws {
+        #expect(throws: Never.self) {
+            try WorkerConfiguration(
+                reading: TestWorld.reader([
+                    "CHECKOUT_SYNC_CART_QUEUE": String(repeating: "q", count: 255),
+                    "CHECKOUT_RETRY_QUEUE_PREFIX": String(repeating: "r", count: 225),
+                ]))
+        }
+        #expect(throws: ConfigurationError.self) {
+            try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_SYNC_CART_QUEUE": String(repeating: "q", count: 256)]))
+        }
+        #expect(throws: ConfigurationError.self) {
+            try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_RETRY_QUEUE_PREFIX": String(repeating: "r", count: 226)]))
         }
     }
 

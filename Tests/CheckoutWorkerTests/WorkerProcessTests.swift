@@ -92,6 +92,14 @@ import Testing
         ("CHECKOUT_PREFETCH", "abc", "checkout-worker: CHECKOUT_PREFETCH: 'abc' is not valid; expected a whole number from 1 to 65535"),
         ("CHECKOUT_QUEUE_TYPE", "x", "checkout-worker: CHECKOUT_QUEUE_TYPE: 'x' is not valid; expected classic or quorum"),
         (
+            "CHECKOUT_DEAD_LETTER", "checkout.sync-cart",
+            "checkout-worker: CHECKOUT_DEAD_LETTER: 'checkout.sync-cart' is not valid; expected a name of 1 to 255 bytes, not starting with amq., that no other exchange or queue of the worker has"
+        ),
+        (
+            "CHECKOUT_EVENTS_EXCHANGE", "amq.topic",
+            "checkout-worker: CHECKOUT_EVENTS_EXCHANGE: 'amq.topic' is not valid; expected a name of 1 to 255 bytes, not starting with amq., that no other exchange or queue of the worker has"
+        ),
+        (
             "CHECKOUT_CLAIM_LEASE", "500ms",
             "checkout-worker: CHECKOUT_CLAIM_LEASE: '500ms' is not valid; expected a duration from 1s to 24h, such as 2m"
         ),

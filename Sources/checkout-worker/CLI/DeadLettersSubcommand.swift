@@ -26,7 +26,10 @@ struct DeadLettersSubcommand: AsyncParsableCommand {
     /// Connects with the broker settings, runs `body` on the contract's dead-letter queue and disconnects;
     /// a broker error becomes one line naming the queue.
     static func withQueue<Result>(_ broker: BrokerSettings, _ body: (DeadLetterQueue) async throws -> Result) async throws -> Result {
-        var amqp = try readSettings(broker, as: BrokerSettings.read)
+        let (configured, names) = try readSettings(broker) { config throws(ConfigurationError) in
+            (try BrokerSettings.read(config), try BrokerSettings.names(config))
+        }
+        var amqp = configured
         amqp.connectionName = "checkout-worker dead-letters (\(amqp.connectionName))"
         var logger = Logger(label: "checkout-worker")
         // What goes wrong is said once, as the command's error.
@@ -37,8 +40,8 @@ struct DeadLettersSubcommand: AsyncParsableCommand {
         } catch {
             throw SubcommandFailure("cannot connect to the broker: \(error)")
         }
-        // Only the contract's names are read from it: the dead-letter queue and the commands exchange.
-        let queue = DeadLetterQueue(connection: connection, configuration: MessagingConfiguration(concurrency: 1))
+        // Only the names are read from it: the dead-letter queue and the commands exchange.
+        let queue = DeadLetterQueue(connection: connection, configuration: names)
         do {
             let result = try await body(queue)
             await connection.close()

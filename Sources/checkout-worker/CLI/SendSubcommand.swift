@@ -8,7 +8,7 @@ import RabbitMQ
 struct SendSubcommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
-        abstract: "Publish a command to checkout.commands, with a fresh message_id unless one is given.",
+        abstract: "Publish a command to the commands exchange, with a fresh message_id unless one is given.",
         discussion: """
             Example:
               checkout-worker send sync-cart --wait --json '{"cartId":"cart-42","customerId":"cust-7","baseVersion":0,"currency":"EUR","items":[{"sku":"SKU-RED-M","quantity":2}]}'
@@ -49,13 +49,15 @@ struct SendSubcommand: AsyncParsableCommand {
     @OptionGroup(title: "Broker") var broker: BrokerSettings
 
     func run() async throws {
-        let amqp = try readSettings(broker, as: BrokerSettings.read)
+        let (amqp, names) = try readSettings(broker) { config throws(ConfigurationError) in
+            (try BrokerSettings.read(config), try BrokerSettings.names(config))
+        }
         let body = try body()
         var logger = Logger(label: "checkout-worker")
         logger.logLevel = .warning
         let connection = try await AMQPConnection.connect(amqp, logger: logger)
         do {
-            try await send(body, over: connection)
+            try await send(body, to: names.commandsExchange, over: connection)
             await connection.close()
         } catch {
             await connection.close()
@@ -63,7 +65,7 @@ struct SendSubcommand: AsyncParsableCommand {
         }
     }
 
-    private func send(_ body: [UInt8], over connection: AMQPConnection) async throws {
+    private func send(_ body: [UInt8], to exchange: String, over connection: AMQPConnection) async throws {
         let messageID = messageID ?? UUID().uuidString.lowercased()
         var properties = AMQPProperties(
             contentType: "application/json", deliveryMode: .persistent, messageID: messageID, timestamp: AMQPTimestamp(Date()))
@@ -77,8 +79,7 @@ struct SendSubcommand: AsyncParsableCommand {
         }
         try await connection.publish(
             AMQPMessage(
-                // Only the contract's name of the commands exchange is read from it.
-                exchange: MessagingConfiguration(concurrency: 1).commandsExchange,
+                exchange: exchange,
                 routingKey: kind.command.routingKey,
                 properties: properties,
                 body: body,

@@ -46,7 +46,7 @@ struct WorkerConfiguration: Sendable {
             } else {
                 try config.integer(WorkerSettings.concurrency, in: 1...1000)
             }
-        messaging = MessagingConfiguration(concurrency: concurrency)
+        messaging = try BrokerSettings.names(config, concurrency: concurrency)
         messaging.prefetch = UInt16(prefetch)
         messaging.queueType = try config.value(WorkerSettings.queueType, QueueType.init(rawValue:))
         messaging.retryDelays = try config.value(WorkerSettings.retryDelays) { try? RetryDelays($0) }
@@ -69,6 +69,12 @@ struct WorkerConfiguration: Sendable {
             BrokerSettings.caFile.logKey: "\(amqp.tls.caFile ?? "none")",
             BrokerSettings.certFile.logKey: "\(amqp.tls.certificateFile ?? "none")",
             BrokerSettings.keyFile.logKey: "\(amqp.tls.keyFile ?? "none")",
+            BrokerSettings.commandsExchange.logKey: "\(messaging.commandsExchange)",
+            BrokerSettings.eventsExchange.logKey: "\(messaging.eventsExchange)",
+            BrokerSettings.deadLetter.logKey: "\(messaging.deadLetter)",
+            BrokerSettings.syncCartQueue.logKey: "\(messaging.syncCartQueue)",
+            BrokerSettings.placeOrderQueue.logKey: "\(messaging.placeOrderQueue)",
+            BrokerSettings.retryQueuePrefix.logKey: "\(messaging.retryQueuePrefix)",
             DatabaseSettings.url.logKey: "\(SecretMasking.maskingPasswords(in: databaseURL))",
             WorkerSettings.databasePoolSize.logKey: .stringConvertible(databasePoolSize),
             WorkerSettings.catalogFile.logKey: "\(catalogFile ?? "none")",
