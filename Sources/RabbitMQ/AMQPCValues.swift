@@ -140,9 +140,14 @@ struct AMQPCDecoding {
     /// Whether a table or array was cut at ``maximumDepth``.
     private(set) var truncatedHeaders = false
 
+    /// Text as the client sent it; if it is not UTF-8, every byte outside ASCII becomes a `?`. The usual
+    /// replacement character takes three bytes for one, so a short string of 255 bytes could grow past
+    /// what a copy, an event's `correlation_id` or a reply's routing key can carry back to the broker.
     static func string(_ bytes: amqp_bytes_t) -> String {
         guard bytes.len > 0, let base = bytes.bytes else { return "" }
-        return String(decoding: UnsafeRawBufferPointer(start: base, count: bytes.len), as: UTF8.self)
+        let buffer = UnsafeRawBufferPointer(start: base, count: bytes.len)
+        if let text = String(validating: buffer, as: UTF8.self) { return text }
+        return String(decoding: buffer.map { $0 < 0x80 ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
     }
 
     static func byteArray(_ bytes: amqp_bytes_t) -> [UInt8] {

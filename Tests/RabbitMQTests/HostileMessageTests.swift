@@ -1,6 +1,8 @@
+import CRabbitMQ
 import Foundation
-import RabbitMQ
 import Testing
+
+@testable import RabbitMQ
 
 /// Whatever a client can put in a message reaches the consumer without trapping, and can be published
 /// again as it came. Against the real RabbitMQ node of scripts/test.sh.
@@ -130,6 +132,18 @@ import Testing
             _ = try await connection.deleteQueue(queue)
             await connection.close()
         }
+    }
+
+    /// The worker sends a client's short strings back (a copy's properties, an event's `correlation_id`,
+    /// a reply's routing key), and AMQP caps them at 255 bytes: text that is not UTF-8 keeps its length.
+    @Test(arguments: [
+        (Array("id-".utf8) + [0xFF, 0xFE] + Array("é".utf8), "id-????"), (Array("id-é".utf8), "id-é"), ([0xC3], "?"), ([], ""),
+    ])
+    func textThatIsNotUTF8KeepsItsLengthInQuestionMarks(bytes: [UInt8], text: String) {
+        var bytes = bytes
+        let decoded = bytes.withUnsafeMutableBytes { AMQPCDecoding.string(amqp_bytes_t(len: $0.count, bytes: $0.baseAddress)) }
+        #expect(decoded == text)
+        #expect(decoded.utf8.count == bytes.count)
     }
 
     @Test func theEncodedSizeOfPropertiesIsWhatTheBrokerCounts() {
