@@ -125,4 +125,37 @@ import Testing
         #expect(dead.body == Array("nope".utf8))
         #expect(sut.settledLast(delivery) == .ack)
     }
+
+    /// A client's `expiration` would make the dead letter vanish, its `user_id` have the broker refuse
+    /// the worker's publish, and its `CC` and `BCC` headers route the copy to other queues too.
+    @Test func aDeadLetterLeavesOutWhatWouldExpireItRouteItElsewhereOrHaveItRefused() async throws {
+        let sut = try await CommandHandlerSUT.make()
+        var properties = ClientMessages.properties(
+            messageID: "msg-1", headers: ["CC": .array([.string("other.queue")]), "BCC": .array([.string("hidden")]), "kept": "yes"])
+        properties.expiration = "3000"
+        properties.userID = "another-user"
+
+        let delivery = await sut.handle(.syncCart, properties: properties, body: Array("nope".utf8))
+
+        let dead = try #require(sut.deadLetters.only)
+        #expect(dead.properties.expiration == nil && dead.properties.userID == nil)
+        #expect(dead.properties.headers?["CC"] == nil && dead.properties.headers?["BCC"] == nil)
+        #expect(dead.properties.headers?["kept"]?.stringValue == "yes")
+        #expect(sut.settledLast(delivery) == .ack)
+    }
+
+    /// The broker adds `x-death` to a copy it dead-letters back from a retry queue, and a quorum queue
+    /// `x-delivery-count`: a copy that filled its frame would come back too large to be read.
+    @Test func aCopyLeavesRoomForTheHeadersTheBrokerAddsLater() async throws {
+        let sut = try await CommandHandlerSUT.make()
+        let room = sut.broker.maximumPropertiesByteCount - ClientMessages.properties(messageID: "msg-1", headers: [:]).encodedByteCount
+        let headers: AMQPFieldTable = ["big": .string(String(repeating: "x", count: room - 3000))]
+
+        await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "msg-1", headers: headers), body: Array("nope".utf8))
+
+        let dead = try #require(sut.deadLetters.only)
+        #expect(dead.properties.headers?["big"] == nil)
+        #expect(
+            dead.properties.headers?[RetryHeaders.errorDetail]?.stringValue?.hasSuffix("; headers dropped to fit the frame: big") == true)
+    }
 }

@@ -238,4 +238,21 @@ import Testing
         #expect(copy.properties.correlationID == "corr-sync-1")
         #expect(sut.settledLast(delivery) == .ack)
     }
+
+    /// A client's `expiration` would bring the retry back before its delay, and its `CC` header send
+    /// the copy to its work queue (or any other) at once, spending the retries in milliseconds.
+    @Test func aRetryCopyLeavesOutWhatWouldShortenItsDelayOrRouteItElsewhere() async throws {
+        let sut = try await CommandHandlerSUT.make()
+        sut.failures.fail(with: Self.databaseDown)
+        var properties = ClientMessages.properties(messageID: "sync-1", headers: ["CC": .array([.string("checkout.sync-cart")])])
+        properties.expiration = "100"
+        properties.userID = "another-user"
+
+        let delivery = await sut.handle(.syncCart, properties: properties, body: ClientMessages.syncCart())
+
+        let copy = try #require(sut.retries.only)
+        #expect(copy.properties.expiration == nil && copy.properties.userID == nil)
+        #expect(copy.properties.headers?["CC"] == nil)
+        #expect(sut.settledLast(delivery) == .ack)
+    }
 }

@@ -66,6 +66,29 @@ import Testing
         }
     }
 
+    /// A command whose headers nearly fill a frame, retried: RabbitMQ adds `x-death` to each copy it
+    /// dead-letters back from a retry queue, and a copy that filled its frame would come back too large
+    /// to be read, dropping the connection at every redelivery, on every worker in turn.
+    @Test func aRetriedCommandWhoseHeadersNearlyFillAFrameComesBackReadable() async throws {
+        try await withWorld { world in
+            try await world.send(.syncCart, Bodies.syncCart(), messageID: "full-sync")
+            try await world.events.wait { $0.properties.correlationID == "full-sync" }
+            let command = AMQPProperties(
+                contentType: "application/json", deliveryMode: .persistent, correlationID: "full-order", messageID: "full-order")
+            let room = world.client.maximumPropertiesByteCount - command.encodedByteCount
+            let headers: AMQPFieldTable = ["pad": .bytes(Array(repeating: 1, count: room - 250))]
+
+            try await world.send(
+                .placeOrder, Bodies.placeOrder(token: "tok_processingError"), messageID: "full-order", correlationID: "full-order",
+                headers: headers)
+
+            let answer = try #require(try await world.events.wait { $0.properties.correlationID == "full-order" }.first)
+            #expect(Bodies.json(answer)["reason"] as? String == "payment-unavailable")
+            try await world.deadLetters.wait { $0.properties.messageID == "full-order" }
+            try await expectStillAnswering(world)
+        }
+    }
+
     @Test func aBodyOverTheLimitIsDeadLetteredWithItsFirstBytesAndItsSize() async throws {
         try await withWorld { world in
             let body = Array(repeating: UInt8(ascii: "["), count: 1 << 20)

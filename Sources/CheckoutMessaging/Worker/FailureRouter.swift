@@ -7,9 +7,11 @@ import RabbitMQ
 /// crash in between leaves at worst a duplicate, which the processed-command store absorbs.
 ///
 /// A copy carries the client's properties and body and the worker's headers. When the client's headers
-/// leave no room for those in one frame, the copy keeps only the worker's headers, and says so. A copy is
-/// persistent whatever the client chose: once the original is acked, the copy is all there is, and a
-/// transient one would not survive a broker restart.
+/// leave no room for those in one frame, and for what the broker adds to the copy later, the copy keeps
+/// only the worker's headers, and says so. A copy is persistent whatever the client chose: once the
+/// original is acked, the copy is all there is, and a transient one would not survive a broker restart.
+/// For the same reason it has no `expiration`, and it leaves out what would send it elsewhere or have the
+/// broker refuse it (see ``copy(_:adding:)``).
 struct FailureRouter: Sendable {
     let broker: any MessageBroker
     let configuration: MessagingConfiguration
@@ -101,15 +103,35 @@ struct FailureRouter: Sendable {
         }
     }
 
-    /// The client's properties with `added` headers; when that does not fit in a frame, only `added`,
-    /// and the names of the client headers left out.
+    /// The client's properties with `added` headers; when that does not fit in a frame with room to
+    /// spare, only `added`, and the names of the client headers left out.
+    ///
+    /// Left out whatever the client set: `expiration` (the copy would vanish from the dead-letter queue,
+    /// or come back from its retry queue early), `user_id` (RabbitMQ closes the channel of a publish
+    /// whose `user_id` is not the worker's own user), and the `CC` and `BCC` headers (the broker would
+    /// also route the copy to the queues they name).
     private func copy(_ properties: AMQPProperties, adding added: AMQPFieldTable) -> (AMQPProperties, dropped: [String]) {
         var copy = properties
         copy.deliveryMode = .persistent
-        copy.headers = (properties.headers ?? [:]).merging(added) { _, new in new }
-        guard copy.encodedByteCount > broker.maximumPropertiesByteCount else { return (copy, []) }
+        copy.expiration = nil
+        copy.userID = nil
+        let client = (properties.headers ?? [:]).filter { !Self.routingHeaders.contains($0.key) }
+        copy.headers = client.merging(added) { _, new in new }
+        guard copy.encodedByteCount > broker.maximumPropertiesByteCount - brokerHeadersReserve else { return (copy, []) }
         copy.headers = added
-        let dropped = (properties.headers ?? [:]).keys.filter { added[$0] == nil }
+        let dropped = client.keys.filter { added[$0] == nil }
         return (copy, dropped)
+    }
+
+    /// Sender-selected distribution (RabbitMQ's extension to AMQP): more routing keys for a publish.
+    private static let routingHeaders: Set<String> = ["CC", "BCC"]
+
+    /// What the broker may add to a copy before a consumer gets it: `x-death` and `x-first-death-*` (and
+    /// `x-last-death-*`) when it dead-letters the copy back from a retry queue, `x-delivery-count` when a
+    /// quorum queue redelivers it. A delivery that no longer fits in a frame is one librabbitmq cannot
+    /// read: the connection drops, and the broker hands the same message to the next worker. 4 KiB,
+    /// or a quarter of a frame smaller than 16 KiB.
+    private var brokerHeadersReserve: Int {
+        min(4096, broker.maximumPropertiesByteCount / 4)
     }
 }
