@@ -16,7 +16,7 @@ import Testing
     @Test func deadLettersThroughTheConnectionAndAcksTheDelivery() async throws {
         try await withNode { node in
             let handler = try await node.handler()
-            try await node.publishCommand(properties: AMQPProperties(headers: [RetryHeaders.originalRoutingKey: "cart.sync"]))
+            try await node.publishCommand(properties: AMQPProperties())
 
             var deliveries = try await node.consumeCommands().makeAsyncIterator()
             await handler.handle(try #require(await deliveries.next()), kind: .syncCart)
@@ -28,8 +28,9 @@ import Testing
             #expect(try await connection.purgeQueue(node.commands) == 0, "the command was acked")
             let reader = try await connection.openReader(queue: node.configuration.deadLetter)
             let dead = try #require(try await reader.next()).delivery
-            #expect(dead.routingKey == "cart.sync")
-            #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "missing-message-id")
+            // Published straight to the queue, it came with the queue's name as its routing key.
+            #expect(dead.routingKey == node.commands)
+            #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "unknown-routing-key")
             #expect(dead.body == ClientMessages.syncCart())
             try await reader.close()
         }
@@ -40,8 +41,13 @@ import Testing
             let failures = ExecutionFailures()
             failures.fail(with: RetryableError(code: .databaseUnavailable, context: "loading cart cart-42"))
             let handler = try await node.handler(failures: failures)
-            try await node.publishCommand(
-                properties: ClientMessages.properties(messageID: "sync-1", headers: [RetryHeaders.originalRoutingKey: "cart.sync"]))
+            // Published straight to the queue, it poses as a retry the worker parked, whose routing key a signed header keeps.
+            let parked: AMQPFieldTable = [
+                RetryHeaders.retryCount: .int64(0),
+                RetryHeaders.retrySignature: .string(Node.signer.signature(messageID: "sync-1", retryCount: 0)),
+                RetryHeaders.originalRoutingKey: "cart.sync",
+            ]
+            try await node.publishCommand(properties: ClientMessages.properties(messageID: "sync-1", headers: parked))
 
             var deliveries = try await node.consumeCommands().makeAsyncIterator()
             // No retry queue is declared, so the mandatory retry copy comes back unroutable.
@@ -59,6 +65,7 @@ import Testing
         let connection: AMQPConnection
         let commands: String
         let configuration: MessagingConfiguration
+        static let signer = RetrySigner(key: Array(repeating: 7, count: 32))
 
         init(connection: AMQPConnection) throws {
             self.connection = connection
@@ -72,7 +79,7 @@ import Testing
 
         func handler(failures: ExecutionFailures = ExecutionFailures()) async throws -> CommandHandler {
             try await CommandHandlerSUT.makeHandler(
-                over: connection, configuration: configuration, signer: RetrySigner(key: Array(repeating: 7, count: 32)),
+                over: connection, configuration: configuration, signer: Self.signer,
                 failures: failures, pauseBeforeRequeue: .zero)
         }
 

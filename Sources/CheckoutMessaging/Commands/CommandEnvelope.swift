@@ -22,15 +22,26 @@ public struct CommandEnvelope: Sendable {
     public let digest: CommandDigest
 
     /// Reads the envelope of a delivery from `kind`'s queue, or says why it is not a command.
+    /// - Parameter maximumPropertiesByteCount: What a command's properties may take to stay readable
+    ///   when redelivered (``MessageBroker/maximumRedeliverablePropertiesByteCount``).
     public init(
-        _ delivery: some MessageDelivery, kind: CommandKind, configuration: MessagingConfiguration, signer: RetrySigner
+        _ delivery: some MessageDelivery, kind: CommandKind, configuration: MessagingConfiguration, signer: RetrySigner,
+        maximumPropertiesByteCount: Int
     ) throws(MalformedCommand) {
         let headers = delivery.properties.headers ?? [:]
-        let routingKey = headers[RetryHeaders.originalRoutingKey]?.stringValue ?? delivery.routingKey
+        let messageID = delivery.properties.messageID.flatMap { $0.isEmpty ? nil : $0 }
+        // A copy the worker parked in a retry queue comes back under the queue's name, with its count
+        // signed and the routing key it came with in a header; a client's header is not believed.
+        let claimedRetryCount = max(headers[RetryHeaders.retryCount]?.intValue ?? 0, 0)
+        let isWorkersCopy =
+            messageID.flatMap { id in
+                headers[RetryHeaders.retrySignature]?.stringValue.map { signer.verifies($0, messageID: id, retryCount: claimedRetryCount) }
+            } ?? false
+        let routingKey = (isWorkersCopy ? headers[RetryHeaders.originalRoutingKey]?.stringValue : nil) ?? delivery.routingKey
         guard routingKey == kind.routingKey else {
             throw MalformedCommand(.unknownRoutingKey, "routing key '\(routingKey.prefix(255))' is not '\(kind.routingKey)'")
         }
-        guard let messageID = delivery.properties.messageID, !messageID.isEmpty else {
+        guard let messageID else {
             throw MalformedCommand(.missingMessageID, "the message has no message_id property")
         }
         if let contentType = delivery.properties.contentType, !Self.isJSON(contentType) {
@@ -47,6 +58,14 @@ public struct CommandEnvelope: Sendable {
                 .headersTooDeep,
                 "headers nest tables or arrays deeper than \(AMQPDelivery.maximumHeaderDepth) levels; the dead letter has them cut there")
         }
+        // A worker's copy left that room when it was made, and the broker has used some of it since.
+        let size = delivery.properties.encodedByteCount
+        guard isWorkersCopy || size <= maximumPropertiesByteCount else {
+            throw MalformedCommand(
+                .headersTooLarge,
+                "the properties take \(size) bytes, over the \(maximumPropertiesByteCount) that leave room for the headers a broker adds on redelivery"
+            )
+        }
         let replyTo = delivery.properties.replyTo.flatMap { $0.isEmpty ? nil : $0 }
         if let replyTo, configuration.isOwnQueue(replyTo) {
             throw MalformedCommand(.invalidReplyTo, "reply_to names one of the worker's own queues")
@@ -56,9 +75,7 @@ public struct CommandEnvelope: Sendable {
         self.correlationID = delivery.properties.correlationID.flatMap { $0.isEmpty ? nil : $0 } ?? messageID
         self.replyTo = replyTo
         self.routingKey = routingKey
-        let retryCount = max(headers[RetryHeaders.retryCount]?.intValue ?? 0, 0)
-        let signature = headers[RetryHeaders.retrySignature]?.stringValue
-        self.retryCount = signature.map { signer.verifies($0, messageID: messageID, retryCount: retryCount) } == true ? retryCount : 0
+        self.retryCount = isWorkersCopy ? claimedRetryCount : 0
         var traceHeaders: [String: String] = [:]
         for name in ["traceparent", "tracestate"] {
             if let value = headers[name]?.stringValue { traceHeaders[name] = value }

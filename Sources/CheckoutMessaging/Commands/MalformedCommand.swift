@@ -22,6 +22,9 @@ public struct MalformedCommand: Error, Hashable, CustomStringConvertible {
         public static let bodyTooLarge = Code(description: "body-too-large")
         /// Header tables or arrays nest deeper than the worker reads; the dead letter keeps them cut.
         public static let headersTooDeep = Code(description: "headers-too-deep")
+        /// The properties leave less room in their frame than the headers a broker adds on redelivery
+        /// take: once requeued or retried, the message could no longer be read.
+        public static let headersTooLarge = Code(description: "headers-too-large")
         /// `reply_to` names one of the worker's own queues, where a result event would pose as a command.
         public static let invalidReplyTo = Code(description: "invalid-reply-to")
         /// `content_type` is set to something other than `application/json`.

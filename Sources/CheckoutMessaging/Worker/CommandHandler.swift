@@ -77,7 +77,9 @@ struct CommandHandler: Sendable {
         let envelope: CommandEnvelope
         let command: Command
         do {
-            envelope = try CommandEnvelope(delivery, kind: kind, configuration: configuration, signer: signer)
+            envelope = try CommandEnvelope(
+                delivery, kind: kind, configuration: configuration, signer: signer,
+                maximumPropertiesByteCount: router.broker.maximumRedeliverablePropertiesByteCount)
             command = try Self.decode(delivery.body, kind: kind, envelope: envelope)
         } catch {
             logger.warning(

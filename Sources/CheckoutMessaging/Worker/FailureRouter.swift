@@ -60,15 +60,15 @@ struct FailureRouter: Sendable {
 
     /// Publishes the message unchanged but for the headers that say why, under its original routing key.
     ///
-    /// The original routing key is the one a retry carried in its header; a client's header that is no
-    /// routing key (over the protocol's 255 bytes) is not used. If the broker cannot be sent the client's
-    /// properties at all, the dead letter keeps the body, the message id and the worker's headers.
+    /// The original routing key is the command's, which a retry carries in a header the worker signed;
+    /// a message that is no command keeps the one it was delivered with, whatever its headers claim. If
+    /// the broker cannot be sent the client's properties at all, the dead letter keeps the body, the
+    /// message id and the worker's headers.
     ///
     /// - Parameter command: The command, when the message was one; a command given up and then held for its
     ///   answer (``waitAfterGivingUp(_:_:detail:)``) is dead-lettered with the count of its last retry.
     func deadLetter(_ delivery: some MessageDelivery, _ command: CommandEnvelope? = nil, reason: String, detail: String) async throws {
-        let original = delivery.properties.headers?[RetryHeaders.originalRoutingKey]?.stringValue
-        let routingKey = original.flatMap { $0.utf8.count <= 255 ? $0 : nil } ?? delivery.routingKey
+        let routingKey = command?.routingKey ?? delivery.routingKey
         var added: AMQPFieldTable = [
             RetryHeaders.errorReason: .string(reason),
             RetryHeaders.errorDetail: .string(String(detail.prefix(1000))),
@@ -117,7 +117,7 @@ struct FailureRouter: Sendable {
         copy.userID = nil
         let client = (properties.headers ?? [:]).filter { !Self.routingHeaders.contains($0.key) }
         copy.headers = client.merging(added) { _, new in new }
-        guard copy.encodedByteCount > broker.maximumPropertiesByteCount - brokerHeadersReserve else { return (copy, []) }
+        guard copy.encodedByteCount > broker.maximumRedeliverablePropertiesByteCount else { return (copy, []) }
         copy.headers = added
         let dropped = client.keys.filter { added[$0] == nil }
         return (copy, dropped)
@@ -125,13 +125,4 @@ struct FailureRouter: Sendable {
 
     /// Sender-selected distribution (RabbitMQ's extension to AMQP): more routing keys for a publish.
     private static let routingHeaders: Set<String> = ["CC", "BCC"]
-
-    /// What the broker may add to a copy before a consumer gets it: `x-death` and `x-first-death-*` (and
-    /// `x-last-death-*`) when it dead-letters the copy back from a retry queue, `x-delivery-count` when a
-    /// quorum queue redelivers it. A delivery that no longer fits in a frame is one librabbitmq cannot
-    /// read: the connection drops, and the broker hands the same message to the next worker. 4 KiB,
-    /// or a quarter of a frame smaller than 16 KiB.
-    private var brokerHeadersReserve: Int {
-        min(4096, broker.maximumPropertiesByteCount / 4)
-    }
 }
