@@ -17,10 +17,10 @@ let package = Package(
         .library(name: "RabbitMQ", targets: ["RabbitMQ"]),
         .library(name: "CRabbitMQ", targets: ["CRabbitMQ"]),
     ],
-    // Every direct dependency at the exact version the worker is built and tested with, so that a build
-    // (the image's among them) does not take whatever was released since. Package.resolved would pin
-    // the indirect ones too, but it cannot be written here: the development machines' package copies
-    // carry commit ids other than GitHub's (docs/deploy.md, "Dependency versions").
+    // Every package the worker is built from at the exact version it is built and tested with, so that
+    // a build (the image's among them) does not take whatever was released since. Package.resolved
+    // would pin the indirect ones, but it cannot be written here: the development machines' package
+    // copies carry commit ids other than GitHub's (docs/deploy.md, "Dependency versions").
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", exact: "2.13.0"),
@@ -43,6 +43,25 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
         // OTLP over HTTP only: the worker is gRPC-free, so the gRPC exporter's trait stays off.
         .package(url: "https://github.com/swift-otel/swift-otel.git", exact: "1.6.0", traits: ["OTLPHTTP"]),
+        // The packages the ones above depend on: no target uses them, so SwiftPM warns that each is unused.
+        .package(url: "https://github.com/vapor/async-kit.git", exact: "1.22.0"),
+        .package(url: "https://github.com/apple/swift-algorithms.git", exact: "1.2.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", exact: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-async-algorithms.git", exact: "1.1.4"),
+        .package(url: "https://github.com/apple/swift-atomics.git", exact: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-collections.git", exact: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-http-structured-headers.git", exact: "1.7.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", exact: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", exact: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", exact: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", exact: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-transport-services.git", exact: "1.28.0"),
+        .package(url: "https://github.com/apple/swift-numerics.git", exact: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-protobuf.git", exact: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-service-context.git", exact: "1.5.1"),
+        .package(url: "https://github.com/apple/swift-system.git", exact: "1.8.1"),
+        .package(url: "https://github.com/swift-otel/swift-w3c-trace-context.git", exact: "1.0.0"),
     ],
     targets: [
         // The heart: models, the two use cases, their outputs and the ports they need. Foundation only.
