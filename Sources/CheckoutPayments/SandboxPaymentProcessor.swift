@@ -10,7 +10,7 @@ public import Foundation
 /// | `tok_chargeDeclined` | declined, `card_declined` |
 /// | `tok_chargeDeclinedInsufficientFunds` | declined, `insufficient_funds` |
 /// | `tok_processingError` | `RetryableError` (`payment-processor-unavailable`), every time |
-/// | any other | declined, `unknown_token`: a client's mistake, reported to it as a decline |
+/// | any other | ``ChargeResult/failed(_:)``: an unknown payment method, `payment-failed` as the contract says |
 ///
 /// Like a real gateway it keeps a ledger keyed by idempotency key: the first answer to a key is
 /// kept and every repeat gets it again (a decline too) without charging; the same key with another
@@ -67,7 +67,7 @@ public actor SandboxPaymentProcessor: PaymentProcessor {
             throw RetryableError(
                 code: .paymentProcessorUnavailable, context: "charging \(amount) for command \(idempotencyKey): sandbox processing error")
         default:
-            result = .declined(DeclineCode("unknown_token"))
+            result = .failed(PaymentFailure(message: "No such token: '\(token.rawValue)'"))
         }
         ledger.insert(SandboxLedgerEntry(amount: amount, token: token, result: result), for: idempotencyKey)
         return result

@@ -4,12 +4,12 @@ import CheckoutTestSupport
 import Testing
 
 @Suite struct SandboxPaymentProcessorTests {
-    @Test func declinesAnUnknownTokenAsUnknownToken() async throws {
+    @Test func failsAnUnknownTokenForGoodNamingIt() async throws {
         let sut = makeSUT()
 
         let result = try await sut.charge(eur(100), with: PaymentToken("tok_whatever"), idempotencyKey: uniqueCommandID())
 
-        #expect(result == .declined(DeclineCode("unknown_token")))
+        #expect(result == .failed(PaymentFailure(message: "No such token: 'tok_whatever'")))
         #expect(await sut.charges.isEmpty)
     }
 
