@@ -18,7 +18,8 @@ public import Foundation
 /// transient failure charges again with the same idempotency key, which the processor answers with
 /// the first charge; a retry rejected before payment, or a command abandoned after its last retry,
 /// refunds whatever an earlier attempt charged under that key, so no money is kept without an
-/// order. Rejections of form are not stored.
+/// order. A rejection of form is recorded too, so its id answers another body as a duplicate; only a
+/// command whose id itself breaks the rules has nothing to record it under.
 public struct PlaceOrderUseCase: PlaceOrder {
     private let store: any PlaceOrderStore
     private let catalog: any ProductCatalog
@@ -59,7 +60,11 @@ public struct PlaceOrderUseCase: PlaceOrder {
         do {
             command = try ValidPlaceOrderRequest(validating: request, payments: payments)
         } catch {
-            return try await output.didReject(PlaceOrderRejection(cartID: request.cartID, reason: .invalidRequest, message: error.message))
+            let rejection = PlaceOrderRejection(cartID: request.cartID, reason: .invalidRequest, message: error.message)
+            guard let id = try? CommandID(request.commandID) else {
+                return try await output.didReject(rejection)
+            }
+            return try await recordOnce(rejection, for: id, request)
         }
         let now = now()
         let start = try await store.claim(
@@ -80,14 +85,19 @@ public struct PlaceOrderUseCase: PlaceOrder {
         guard let command = try? ValidPlaceOrderRequest(validating: request, payments: payments) else {
             return try await execute(request)
         }
-        let rejection = PlaceOrderRejection.unavailable(cartID: request.cartID, after: error)
+        try await recordOnce(.unavailable(cartID: request.cartID, after: error), for: command.id, request)
+    }
+
+    /// Claims the command and records `rejection` as its outcome, unless another is recorded: then
+    /// reports that one, or `duplicate-message-id` if it was recorded for another body.
+    private func recordOnce(_ rejection: PlaceOrderRejection, for commandID: CommandID, _ request: PlaceOrderRequest) async throws {
         let now = now()
         let claim = try await processedCommands.claim(
-            command.id, digest: request.digest, at: now, leaseUntil: now.addingTimeInterval(claimLease))
+            commandID, digest: request.digest, at: now, leaseUntil: now.addingTimeInterval(claimLease))
         try await processedCommands.once(
-            command.id, claim: claim,
-            work: { try await processedCommands.record(.rejected(rejection: rejection), for: command.id) },
-            report: { try await report($0, of: command.id) },
+            commandID, claim: claim,
+            work: { try await processedCommands.record(.rejected(rejection: rejection), for: commandID) },
+            report: { try await report($0, of: commandID) },
             conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
     }
 

@@ -10,7 +10,8 @@ public import Foundation
 ///
 /// A command is handled once: its outcome is recorded with the cart in one unit
 /// (``SyncCartStore/record(_:digest:for:)``), so a repeat reports the recorded outcome and does
-/// nothing else. Rejections of form depend on the message alone and are not stored.
+/// nothing else. A rejection of form is recorded too, so its id answers another body as a duplicate;
+/// only a command whose id itself breaks the rules has nothing to record it under.
 ///
 /// A sync is one read and one write; the command is not claimed first. Deliveries of one command
 /// that race both decide, and the first to record wins: the other reports the winner's outcome.
@@ -30,7 +31,7 @@ public struct SyncCartUseCase: SyncCart {
         do {
             command = try ValidSyncCartRequest(validating: request)
         } catch {
-            return try await output.didReject(SyncCartRejection(cartID: request.cartID, reason: .invalidRequest, message: error.message))
+            return try await rejectForm(request, error)
         }
         let (merged, mergeAdjustments) = Self.merge(command.lines)
         let snapshot = try await store.snapshot(
@@ -50,6 +51,20 @@ public struct SyncCartUseCase: SyncCart {
             case .versionConflict(let currentVersion):
                 outcome = .rejected(rejection: Self.versionConflict(command, currentVersion: currentVersion))
             }
+        }
+    }
+
+    private func rejectForm(_ request: SyncCartRequest, _ invalid: InvalidRequest) async throws {
+        let rejection = SyncCartRejection(cartID: request.cartID, reason: .invalidRequest, message: invalid.message)
+        guard let id = try? CommandID(request.commandID) else {
+            return try await output.didReject(rejection)
+        }
+        switch try await store.record(.rejected(rejection: rejection), digest: request.digest, for: id) {
+        case .alreadyRecorded(let recorded):
+            try await replay(recorded, to: request)
+        case .recorded, .versionConflict:
+            // A rejection stores no cart, so it meets no version: it is recorded.
+            try await output.didReject(rejection)
         }
     }
 

@@ -276,6 +276,20 @@ import Testing
         #expect(await payments.messages.isEmpty)
     }
 
+    @Test func aRejectionOfFormIsRecordedSoAnotherBodyUnderItsIDIsADuplicateAndChargesNothing() async throws {
+        let (sut, store, payments, output, _) = try await makeSUT()
+        try await sut.execute(request(commandID: "cmd-1", currency: "eur", digest: "aaa"))
+
+        try await sut.execute(request(commandID: "cmd-1", digest: "bbb"))
+        try await sut.execute(request(commandID: "cmd-1", currency: "eur", digest: "aaa"))
+
+        let answers = await rejections(output)
+        #expect(answers.map(\.reason) == [.invalidRequest, .duplicateMessageID, .invalidRequest])
+        #expect(answers.first == answers.last)
+        #expect(await payments.messages.isEmpty)
+        #expect(try await store.orders(forCart: cartID()).isEmpty)
+    }
+
     @Test func aPaymentProcessorFailureIsRetryableAndLeavesNothingBehind() async throws {
         let (sut, store, payments, output, clock) = try await makeSUT(answer: .fail)
 

@@ -240,7 +240,7 @@ import Testing
         let rejection = try #require(await rejections(output).first)
         #expect(rejection.reason == .invalidRequest)
         #expect(rejection.message == "invalid request: items has 101 lines, at most 100 are allowed")
-        #expect(try await recordedOutcome(of: "cmd-1", in: store) == nil)
+        #expect(try await recordedOutcome(of: "cmd-1", in: store) == .rejected(rejection: rejection))
     }
 
     @Test(arguments: [0, -1, 100])
@@ -334,6 +334,19 @@ import Testing
             request(commandID: "cmd-1", digest: "bbb"), after: RetryableError(code: .databaseUnavailable, context: "test"))
 
         #expect(await rejections(output).map(\.reason) == [.duplicateMessageID])
+    }
+
+    @Test func aRejectionOfFormIsRecordedSoAnotherBodyUnderItsIDIsADuplicateAndTheSameBodyIsAnsweredAgain() async throws {
+        let (sut, store, output, _) = try await makeSUT()
+        try await sut.execute(request(commandID: "cmd-1", items: [item("SKU-RED-M", 0)], digest: "aaa"))
+
+        try await sut.execute(request(commandID: "cmd-1", digest: "bbb"))
+        try await sut.execute(request(commandID: "cmd-1", items: [item("SKU-RED-M", 0)], digest: "aaa"))
+
+        let answers = await rejections(output)
+        #expect(answers.map(\.reason) == [.invalidRequest, .duplicateMessageID, .invalidRequest])
+        #expect(answers.first == answers.last)
+        #expect(try await store.carts.cart(cartID()) == nil)
     }
 
     @Test func replaysARecordedRejection() async throws {

@@ -12,6 +12,11 @@ public actor SyncCartOutputSpy: SyncCartUseCaseOutput {
 
     public init() {}
 
+    /// The reasons of the rejections reported, in order.
+    public var rejectionReasons: [SyncCartRejectionReason] {
+        messages.compactMap { if case .didReject(let rejection) = $0 { rejection.reason } else { nil } }
+    }
+
     public func failPublishing(_ failing: Bool) {
         self.failing = failing
     }

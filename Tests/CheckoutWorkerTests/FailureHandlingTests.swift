@@ -61,6 +61,20 @@ import Testing
         }
     }
 
+    @Test func aRejectionOfFormHandlesItsIDSoAMendedBodyUnderItIsADuplicate() async throws {
+        try await withWorld { world in
+            try await world.send(.syncCart, Bodies.syncCart(items: [("SKU-RED-M", 0)]), messageID: "form-2", correlationID: "first")
+            let first = try #require(try await world.events.wait { $0.properties.correlationID == "first" }.first)
+            #expect(Bodies.json(first)["reason"] as? String == "invalid-request")
+
+            try await world.send(.syncCart, Bodies.syncCart(), messageID: "form-2", correlationID: "mended")
+
+            let mended = try #require(try await world.events.wait { $0.properties.correlationID == "mended" }.first)
+            #expect(mended.properties.type == "cart.sync-rejected")
+            #expect(Bodies.json(mended)["reason"] as? String == "duplicate-message-id")
+        }
+    }
+
     @Test func retriesATransientPaymentFailureThenRejectsItAndDeadLettersIt() async throws {
         try await withWorld { world in
             try await world.send(.syncCart, Bodies.syncCart(), messageID: "sync-1")

@@ -9,7 +9,7 @@ struct ChaosCommand: Sendable {
     let kind: CommandKind
     let cart: String
     let body: String
-    /// Readable, but rejected as `invalid-request` before anything is stored.
+    /// Readable, but rejected as `invalid-request` before its cart is looked at; the rejection is stored.
     var breaksRuleOfForm = false
     /// The `message_id` it goes out with: its ``id``, or another command's id with this other body.
     var messageID: String

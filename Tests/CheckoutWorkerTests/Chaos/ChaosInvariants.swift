@@ -56,19 +56,15 @@ struct ChaosInvariants {
                 found.append("\(command.id) was given up after its retries: \(answer.type) \(reason)")
             }
             let stored = store.outcomes[command.id]
-            if command.breaksRuleOfForm {
-                if answer.reason != "invalid-request" {
-                    found.append("\(command.id) breaks a rule of form but was answered \(answer.type) \(answer.reason ?? "")")
-                }
-                if stored != nil { found.append("\(command.id) breaks a rule of form but has a stored outcome") }
-            } else {
-                switch stored {
-                case nil: found.append("\(command.id) was answered \(answer.type) but has no stored outcome")
-                case .some(nil): found.append("\(command.id) is claimed and was never finished")
-                case .some(let outcome?) where outcome != Self.outcomeCase(of: answer.type):
-                    found.append("\(command.id) was answered \(answer.type) but its stored outcome is \(outcome)")
-                default: break
-                }
+            if command.breaksRuleOfForm, answer.reason != "invalid-request" {
+                found.append("\(command.id) breaks a rule of form but was answered \(answer.type) \(answer.reason ?? "")")
+            }
+            switch stored {
+            case nil: found.append("\(command.id) was answered \(answer.type) but has no stored outcome")
+            case .some(nil): found.append("\(command.id) is claimed and was never finished")
+            case .some(let outcome?) where outcome != Self.outcomeCase(of: answer.type):
+                found.append("\(command.id) was answered \(answer.type) but its stored outcome is \(outcome)")
+            default: break
             }
             guard command.kind == .placeOrder else { continue }
             let commandCharges = charges[command.id] ?? []
