@@ -1,12 +1,16 @@
 public import Logging
 
-/// swift-log's `StreamLogHandler` on standard error, with every control character of a message or a
-/// metadata value escaped.
+/// swift-log's `StreamLogHandler` on standard error, with every control character of a message
+/// escaped, and every metadata value written as one token.
 ///
 /// Log lines carry values a client chose (a `message_id`, a routing key); a newline in one of them
-/// would otherwise start a forged line. ``JSONLogHandler`` escapes them by writing JSON.
+/// would otherwise start a forged line, and a space and `=` would add fields that look like the
+/// worker's own (`command.id=x error.code=…`). ``JSONLogHandler`` escapes them by writing JSON.
 public struct TextLogHandler: LogHandler {
     private var stream: StreamLogHandler
+    /// The metadata as it was set; the stream holds it as tokens, which would be quoted again if a
+    /// caller read the metadata, changed one value and set it back.
+    private var stored: Logger.Metadata = [:]
 
     public init(label: String, metadataProvider: Logger.MetadataProvider?) {
         stream = StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
@@ -23,19 +27,28 @@ public struct TextLogHandler: LogHandler {
     }
 
     public var metadata: Logger.Metadata {
-        get { stream.metadata }
-        set { stream.metadata = newValue.mapValues(Self.escaped) }
+        get { stored }
+        set {
+            stored = newValue
+            stream.metadata = newValue.mapValues(Self.token)
+        }
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { stream[metadataKey: key] }
-        set { stream[metadataKey: key] = newValue.map(Self.escaped) }
+        get { stored[key] }
+        set {
+            stored[key] = newValue
+            stream[metadataKey: key] = newValue.map(Self.token)
+        }
     }
+
+    /// The metadata as the lines show it.
+    var writtenMetadata: Logger.Metadata { stream.metadata }
 
     public func log(event: LogEvent) {
         var event = event
         event.message = Logger.Message(stringLiteral: Self.escaped(event.message.description))
-        event.metadata = event.metadata?.mapValues(Self.escaped)
+        event.metadata = event.metadata?.mapValues(Self.token)
         stream.log(event: event)
     }
 
@@ -44,22 +57,43 @@ public struct TextLogHandler: LogHandler {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
-            if isControl(scalar) {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
+            append(scalar, to: &result)
         }
         return result
     }
 
-    static func escaped(_ value: Logger.Metadata.Value) -> Logger.Metadata.Value {
-        switch value {
-        case .string(let text): .string(escaped(text))
-        case .stringConvertible(let convertible): .string(escaped(convertible.description))
-        case .array(let values): .array(values.map(escaped))
-        case .dictionary(let values): .dictionary(values.mapValues(escaped))
+    /// `text` as it is, unless it holds a space, `=`, `"`, a backslash or a control character: then in
+    /// quotes, `"` and `\` escaped with a backslash and control characters as in ``escaped(_:)``.
+    static func token(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsQuotes) else { return text }
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" { result += "\\" }
+            append(scalar, to: &result)
         }
+        return result + "\""
+    }
+
+    static func token(_ value: Logger.Metadata.Value) -> Logger.Metadata.Value {
+        switch value {
+        case .string(let text): .string(token(text))
+        case .stringConvertible(let convertible): .string(token(convertible.description))
+        case .array(let values): .array(values.map(token))
+        case .dictionary(let values): .dictionary(values.mapValues(token))
+        }
+    }
+
+    /// Appends `scalar`, a control character as `\u{…}`.
+    private static func append(_ scalar: Unicode.Scalar, to result: inout String) {
+        if isControl(scalar) {
+            result += "\\u{\(String(scalar.value, radix: 16))}"
+        } else {
+            result.unicodeScalars.append(scalar)
+        }
+    }
+
+    private static func needsQuotes(_ scalar: Unicode.Scalar) -> Bool {
+        isControl(scalar) || scalar.properties.isWhitespace || scalar == "=" || scalar == "\"" || scalar == "\\"
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

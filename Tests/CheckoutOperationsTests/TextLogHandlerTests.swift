@@ -18,13 +18,20 @@ import Testing
         #expect(TextLogHandler.escaped("cart-42 €") == "cart-42 €")
     }
 
-    @Test func escapesMetadataSetOnTheLoggerAndNestedValues() {
+    @Test func writesMetadataSetOnTheLoggerAndNestedValuesAsTokensOnce() {
         var handler = TextLogHandler(label: "checkout.worker", metadataProvider: nil)
 
         handler[metadataKey: "command.id"] = "a\nb"
         handler.metadata["nested"] = .dictionary(["list": .array(["c\nd"])])
 
-        #expect(handler[metadataKey: "command.id"] == .string(#"a\u{a}b"#))
-        #expect(handler.metadata["nested"] == .dictionary(["list": .array([.string(#"c\u{a}d"#)])]))
+        #expect(handler.writtenMetadata["command.id"] == .string(#""a\u{a}b""#))
+        #expect(handler.writtenMetadata["nested"] == .dictionary(["list": .array([.string(#""c\u{a}d""#)])]))
+        #expect(handler[metadataKey: "command.id"] == "a\nb")
+    }
+
+    @Test func quotesAMetadataValueThatCouldPassForMoreFields() {
+        #expect(TextLogHandler.token("x error.code=refunded") == #""x error.code=refunded""#)
+        #expect(TextLogHandler.token(#"a"b\c"#) == #""a\"b\\c""#)
+        #expect(TextLogHandler.token("cart-42/€") == "cart-42/€")
     }
 }
