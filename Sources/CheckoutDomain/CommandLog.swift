@@ -15,6 +15,11 @@ public struct CommandLog<Outcome: Sendable & Equatable>: Sendable {
 
     public init() {}
 
+    /// Whether the id was claimed or handled: a command of another type may not use it.
+    public func holds(_ commandID: CommandID) -> Bool {
+        entries[commandID] != nil
+    }
+
     /// The recorded outcome, if any.
     public func outcome(for commandID: CommandID) -> Outcome? {
         guard case .completed(let outcome, _) = entries[commandID] else { return nil }

@@ -12,8 +12,8 @@ public protocol ProcessedCommands<Outcome>: Sendable {
     /// Atomically takes the command for this worker until `leaseUntil`, remembering its `digest`.
     ///
     /// Returns ``CommandClaim/completed(_:)`` if an outcome is recorded for the same digest (or either is
-    /// unknown), ``CommandClaim/conflicting`` if the id was claimed or handled for another digest (the id
-    /// belongs to the command that took it first), ``CommandClaim/inProgress(until:)``
+    /// unknown), ``CommandClaim/conflicting`` if the id was claimed or handled for another digest or by a
+    /// command of another type (the id belongs to the command that took it first: ids are one space), ``CommandClaim/inProgress(until:)``
     /// if another claim ends after `now`, and otherwise records the claim (taking over an expired one:
     /// its worker crashed) and returns ``CommandClaim/claimed``. Two concurrent calls never both get `.claimed`.
     func claim(_ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date) async throws -> CommandClaim<Outcome>

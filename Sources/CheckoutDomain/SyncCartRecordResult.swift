@@ -7,4 +7,7 @@ public enum SyncCartRecordResult: Equatable, Sendable {
     /// The command already has an outcome (a concurrent delivery of it, or a command re-using its id,
     /// recorded first): nothing changed.
     case alreadyRecorded(RecordedOutcome<SyncCartOutcome>)
+    /// The id is a command's of another type (an order's): ids are one space, so this is another
+    /// command re-using it. Nothing changed.
+    case usedByAnotherCommand
 }

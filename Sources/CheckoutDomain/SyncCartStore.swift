@@ -10,8 +10,9 @@ public protocol SyncCartStore: Sendable {
     func snapshot(for commandID: CommandID, cart cartID: CartID, currency: CurrencyCode, skus: Set<SKU>) async throws -> SyncCartSnapshot
 
     /// In one unit: records `outcome` for `commandID` with `digest`, unless an outcome is recorded
-    /// already; for a `.synced` outcome, also stores its cart if the stored one is at the version
-    /// before it (none, for version 1) and not checked out, and otherwise records nothing.
+    /// already or the id is a command's of another type; for a `.synced` outcome, also stores its cart
+    /// if the stored one is at the version before it (none, for version 1) and not checked out, and
+    /// otherwise records nothing.
     ///
     /// One unit, because a crash between the two would make the redelivered command find its own
     /// cart and report a false `version-conflict`. A checked-out cart is never replaced: a sync racing

@@ -48,6 +48,8 @@ public struct SyncCartUseCase: SyncCart {
                 return try await report(outcome)
             case .alreadyRecorded(let recorded):
                 return try await replay(recorded, to: request)
+            case .usedByAnotherCommand:
+                return try await output.didReject(.duplicateMessageID(of: request))
             case .versionConflict(let currentVersion):
                 outcome = .rejected(rejection: Self.versionConflict(command, currentVersion: currentVersion))
             }
@@ -62,6 +64,8 @@ public struct SyncCartUseCase: SyncCart {
         switch try await store.record(.rejected(rejection: rejection), digest: request.digest, for: id) {
         case .alreadyRecorded(let recorded):
             try await replay(recorded, to: request)
+        case .usedByAnotherCommand:
+            try await output.didReject(.duplicateMessageID(of: request))
         case .recorded, .versionConflict:
             // A rejection stores no cart, so it meets no version: it is recorded.
             try await output.didReject(rejection)

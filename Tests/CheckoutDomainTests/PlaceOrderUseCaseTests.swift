@@ -572,6 +572,30 @@ import Testing
         #expect(try await store.orders(forCart: cartID()).count == 1)
     }
 
+    @Test func anOrderUnderTheIDOfASyncIsADuplicateAndChargesNothing() async throws {
+        let (sut, store, payments, output, _) = try await makeSUT()
+        _ = try await store.syncCarts.record(
+            .rejected(rejection: SyncCartRejection(cartID: "cart-9", reason: .forbidden, message: "")), digest: nil, for: commandID("cmd-1")
+        )
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await rejections(output).map(\.reason) == [.duplicateMessageID])
+        #expect(await payments.messages.isEmpty)
+        #expect(try await store.orders(forCart: cartID()).isEmpty)
+    }
+
+    @Test func abandoningAnOrderUnderTheIDOfASyncRejectsItAsADuplicate() async throws {
+        let (sut, store, _, output, _) = try await makeSUT()
+        _ = try await store.syncCarts.record(
+            .rejected(rejection: SyncCartRejection(cartID: "cart-9", reason: .forbidden, message: "")), digest: nil, for: commandID("cmd-1")
+        )
+
+        try await sut.abandon(request(commandID: "cmd-1"), after: RetryableError(code: .databaseUnavailable, context: "test"))
+
+        #expect(await rejections(output).map(\.reason) == [.duplicateMessageID])
+    }
+
     @Test func replaysAPlacedOrderToTheSameCommandSentAgain() async throws {
         let (sut, _, payments, output, _) = try await makeSUT()
         try await sut.execute(request(commandID: "cmd-1", digest: "aaa"))

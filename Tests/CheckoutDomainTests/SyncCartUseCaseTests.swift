@@ -349,6 +349,16 @@ import Testing
         #expect(try await store.carts.cart(cartID()) == nil)
     }
 
+    @Test func aSyncUnderTheIDOfAnOrderIsADuplicateAndStoresNothing() async throws {
+        let (sut, store, output, clock) = try await makeSUT()
+        _ = try await store.placeOrderCommands.claim(commandID("cmd-1"), digest: nil, at: clock.now(), leaseUntil: clock.now() + 120)
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await rejections(output).map(\.reason) == [.duplicateMessageID])
+        #expect(try await store.carts.cart(cartID()) == nil)
+    }
+
     @Test func replaysARecordedRejection() async throws {
         let (sut, store, output, _) = try await makeSUT(carts: [cart(owner: "cust-8")])
         try await sut.execute(request(commandID: "cmd-1", baseVersion: 1))

@@ -93,12 +93,24 @@ import Testing
     }
 
     @Test(arguments: TestDatabase.allCases)
-    func theSameIdOfAnotherKindOfCommandIsAnotherCommand(database: TestDatabase) async throws {
+    func anIdASyncHoldsConflictsForAnOrder(database: TestDatabase) async throws {
         try await database.withStore { store in
             let command = Fixtures.command()
             _ = try await store.syncCarts.record(Fixtures.syncRejected(), digest: nil, for: command)
 
-            #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60) == .claimed)
+            #expect(try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60) == .conflicting)
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
+    func anIdAnOrderHoldsRecordsNothingForASync(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let command = Fixtures.command()
+            _ = try await store.placeOrderCommands.claim(command, digest: nil, at: now, leaseUntil: now + 60)
+
+            #expect(try await store.syncCarts.record(Fixtures.syncRejected(), digest: nil, for: command) == .usedByAnotherCommand)
+            #expect(try await store.syncCarts.record(Fixtures.synced(Fixtures.cart()), digest: nil, for: command) == .usedByAnotherCommand)
+            #expect(try await store.carts.cart(Fixtures.cart().id) == nil)
         }
     }
 

@@ -11,6 +11,9 @@ struct InMemoryPlaceOrderStore: PlaceOrderStore {
         -> PlaceOrderClaim
     {
         try await database.transaction { state in
+            guard !state.holds(commandID, besides: \InMemoryState.placeOrderCommands) else {
+                return PlaceOrderClaim(claim: .conflicting, cart: nil)
+            }
             let claim = state.placeOrderCommands.claim(commandID, digest: digest, at: now, leaseUntil: leaseUntil)
             guard case .claimed = claim else { return PlaceOrderClaim(claim: claim, cart: nil) }
             let cart = state.carts[cartID]

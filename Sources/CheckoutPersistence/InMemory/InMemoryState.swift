@@ -11,6 +11,12 @@ struct InMemoryState: Sendable {
     var placeOrderCommands = CommandLog<PlaceOrderOutcome>()
     var charges: [CommandID: ChargeRecord] = [:]
 
+    /// Whether a command of another type than `log`'s holds `commandID`: command ids are one space.
+    func holds(_ commandID: CommandID, besides log: AnyKeyPath) -> Bool {
+        (log != \InMemoryState.syncCartCommands && syncCartCommands.holds(commandID))
+            || (log != \InMemoryState.placeOrderCommands && placeOrderCommands.holds(commandID))
+    }
+
     /// Those of `skus` the catalog knows.
     func products(_ skus: Set<SKU>) -> [SKU: Product] {
         var found: [SKU: Product] = [:]

@@ -20,6 +20,9 @@ struct InMemorySyncCartStore: SyncCartStore {
             if let recorded = state.syncCartCommands.recorded(commandID) {
                 return .alreadyRecorded(recorded)
             }
+            if state.holds(commandID, besides: \InMemoryState.syncCartCommands) {
+                return .usedByAnotherCommand
+            }
             if case .synced(let synced) = outcome {
                 let stored = state.carts[synced.cart.id]
                 let currentVersion = stored?.version ?? 0

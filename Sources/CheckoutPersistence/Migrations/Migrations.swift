@@ -1,6 +1,6 @@
 /// Every migration, in the order they apply.
 enum Migrations {
-    static let all: [Migration] = [initialSchema, claimOwners, oneCallWrites, cartSKUs]
+    static let all: [Migration] = [initialSchema, claimOwners, oneCallWrites, cartSKUs, oneIDSpace]
 
     /// Dates are seconds since 1970 (`DOUBLE PRECISION`); amounts are minor units; a cart's lines and a
     /// command's outcome are the domain types' JSON.
@@ -239,5 +239,24 @@ enum Migrations {
             END
             $$
             """
+        ])
+
+    /// A command id belongs to one command whatever its type, as CONTRACT.md's `message_id` is: the
+    /// unique index ``SQLCommandLog/idIndex`` refuses a second kind's row under an id, and the store
+    /// answers that command as a duplicate. The key `(kind, command_id)` stays, for the statements that
+    /// name it (also those of workers of the version before, during a rolling upgrade).
+    ///
+    /// Ids a sync and an order already share keep the order's; the sync's row is renamed to
+    /// `<id> (sync-cart)`, which no command id can be (it has a space), so a sync sent again under
+    /// that id is answered `duplicate-message-id`. Building the index holds writes to the table back
+    /// for as long as it takes.
+    static let oneIDSpace = Migration(
+        version: 5, name: "one command id space",
+        statements: [
+            """
+            UPDATE processed_commands SET command_id = command_id || ' (' || kind || ')'
+            WHERE kind = 'sync-cart' AND command_id IN (SELECT command_id FROM processed_commands WHERE kind = 'place-order')
+            """,
+            "CREATE UNIQUE INDEX \(SQLCommandLog.idIndex) ON processed_commands (command_id)",
         ])
 }

@@ -1,10 +1,14 @@
 import CheckoutDomain
 import Foundation
+import PostgresNIO
 import SQLKit
 
 /// The rows of `processed_commands` for one kind of command; the key `(kind, command_id)` is what
-/// makes claims and outcomes atomic across workers.
+/// makes claims and outcomes atomic across workers, and ``idIndex`` keeps an id to one kind.
 struct SQLCommandLog: Sendable {
+    /// The unique index on `command_id` alone (``Migrations/oneIDSpace``).
+    static let idIndex = "processed_commands_by_id"
+
     /// `sync-cart` or `place-order`: which use case the command ids belong to.
     let kind: String
     /// This worker, the owner of the claims it takes.
@@ -116,6 +120,42 @@ struct SQLCommandLog: Sendable {
         }
         return RecordedOutcome(
             try entry.json("outcome", as: Outcome.self), digest: try entry.value("digest", as: String?.self).map(CommandDigest.init))
+    }
+
+    /// Runs `write`, a statement that inserts this kind's row for `commandID` or meets it through
+    /// `ON CONFLICT (kind, command_id)`; nil when a command of another kind holds the id.
+    ///
+    /// Such a command's row makes the insert fail on ``idIndex``, which `ON CONFLICT` does not name. On
+    /// PostgreSQL so can a row of this kind inserted by a concurrent statement after this one looked
+    /// for it (a non-arbiter unique index is checked as a plain insert): then `write` runs again and
+    /// finds that row.
+    func unlessAnotherKindHolds<Result>(
+        _ commandID: CommandID, on database: any SQLDatabase, _ write: () async throws -> Result
+    ) async throws -> Result? {
+        for _ in 1...3 {
+            do {
+                return try await write()
+            } catch  where Self.isIDIndexConflict(error) {
+                let holder = try await database.raw("SELECT kind FROM processed_commands WHERE command_id = \(bind: commandID.rawValue)")
+                    .first().map { try StoredRow($0, of: "processed_commands").value("kind", as: String.self) }
+                if let holder, holder != kind { return nil }
+            }
+        }
+        throw RetryableError(
+            code: .databaseUnavailable, context: "command \(commandID) met concurrent writes of its id three times while recording it")
+    }
+
+    /// Whether `error` is ``idIndex`` refusing a row.
+    private static func isIDIndexConflict(_ error: any Error) -> Bool {
+        switch error {
+        case let error as PSQLError:
+            error.serverInfo?[.sqlState] == "23505" && error.serverInfo?[.constraintName] == idIndex
+        case let error as SQLiteFailure:
+            // SQLITE_CONSTRAINT_UNIQUE names the index's column; the key's conflict is SQLITE_CONSTRAINT_PRIMARYKEY.
+            error.code == 2067 && error.message.hasSuffix(": processed_commands.command_id")
+        default:
+            false
+        }
     }
 
     /// Marks the command as taken by an attempt of this process; false when another attempt holds or

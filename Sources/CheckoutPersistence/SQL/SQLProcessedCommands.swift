@@ -26,9 +26,12 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
         do {
             claim = try await executor.autocommit("claiming command \(commandID)") { [log] database in
                 for _ in 1...3 {
-                    let taken = try await log.takeClaim(
-                        commandID, digest: digest, at: now, leaseUntil: leaseUntil, isOnlyAttempt: isOnlyAttempt, readingCart: cartID,
-                        on: database)
+                    let claimed = try await log.unlessAnotherKindHolds(commandID, on: database) {
+                        try await log.takeClaim(
+                            commandID, digest: digest, at: now, leaseUntil: leaseUntil, isOnlyAttempt: isOnlyAttempt, readingCart: cartID,
+                            on: database)
+                    }
+                    guard let taken = claimed else { return (.conflicting, nil) }
                     if taken.isTaken {
                         return (.claimed, taken.read)
                     }

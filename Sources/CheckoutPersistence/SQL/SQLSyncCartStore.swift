@@ -56,21 +56,32 @@ struct SQLSyncCartStore: SyncCartStore {
     /// Records the outcome first: its row lock makes a concurrent delivery of the same command wait,
     /// and then find the outcome. A rejection is that one statement, outside a transaction; on
     /// PostgreSQL a synced cart is one call too (`checkout_record_sync`, ``Migrations/cartSKUs``).
+    /// An id an order holds makes the outcome's insert fail (``SQLCommandLog/idIndex``), and nothing changes.
     func record(_ outcome: SyncCartOutcome, digest: CommandDigest?, for commandID: CommandID) async throws -> SyncCartRecordResult {
         guard case .synced(let synced) = outcome else {
             return try await executor.autocommit("recording the outcome of command \(commandID)") { [commands] database in
-                try await commands.record(outcome, digest: digest, for: commandID, on: database).map { .alreadyRecorded($0) } ?? .recorded
+                let recorded = try await commands.unlessAnotherKindHolds(commandID, on: database) {
+                    try await commands.record(outcome, digest: digest, for: commandID, on: database)
+                }
+                guard let recorded else { return .usedByAnotherCommand }
+                return recorded.map { .alreadyRecorded($0) } ?? .recorded
             }
         }
         let cart = synced.cart
         let context = "saving cart \(cart.id) at version \(cart.version)"
         if executor.engine.hasStoredFunctions {
             return try await executor.autocommit(context) { [commands] database in
-                try await Self.recordInOneCall(outcome, of: cart, digest: digest, for: commandID, kind: commands.kind, on: database)
+                try await commands.unlessAnotherKindHolds(commandID, on: database) {
+                    try await Self.recordInOneCall(outcome, of: cart, digest: digest, for: commandID, kind: commands.kind, on: database)
+                } ?? .usedByAnotherCommand
             }
         }
         return try await executor.write(context) { [commands] database in
-            if let recorded = try await commands.record(outcome, digest: digest, for: commandID, on: database) {
+            let recorded = try await commands.unlessAnotherKindHolds(commandID, on: database) {
+                try await commands.record(outcome, digest: digest, for: commandID, on: database)
+            }
+            guard let recorded else { return .rollback(.usedByAnotherCommand) }
+            if let recorded {
                 return .rollback(.alreadyRecorded(recorded))
             }
             guard try await SQLCarts.write(cart, replacing: cart.version - 1, on: database) else {

@@ -52,6 +52,9 @@ struct CartJourney {
             // Another total under the order's id, after it was answered: `duplicate-message-id`, never a second charge.
             let other = load.placeOrder(index, step: "place-reused-id", cartVersion: cart.version, expectedTotal: cart.subtotal + 100)
             _ = try await client.ask(other.reusing(idOf: order))
+            // A sync under the order's id: ids are one space whatever the command's type.
+            let sync = load.syncCart(index, step: "sync-reused-order-id", baseVersion: cart.version, items: load.items(index))
+            _ = try await client.ask(sync.reusing(idOf: order))
         }
         if load.isSyncedAfterOrder(index) {
             _ = try await client.ask(load.syncCart(index, step: "sync-after", baseVersion: cart.version, items: load.items(index)))
