@@ -32,11 +32,38 @@ struct CommandFields {
         guard case .number(let text) = try value(key) else {
             throw wrongType(key, "an integer")
         }
-        // `1e2` and `2.0` are integers too, as JSONDecoder reads them; `2.5` and `1e400` are not.
-        if let integer = Integer(text) ?? Double(text).flatMap({ Integer(exactly: $0) }) {
+        if let integer = Self.exactInteger(text, as: Integer.self) {
             return integer
         }
         throw MalformedCommand(.wrongType, "\(self.path(key)) is not a number in range")
+    }
+
+    /// The integer a JSON number names exactly, read from its decimal text: `1e2`, `2.0` and `150e-1`
+    /// are integers, as JSONDecoder reads them; `2.5`, `1e400` and `1.9999999999999999` (which a
+    /// `Double` would round to 2) are not.
+    static func exactInteger<Integer: FixedWidthInteger>(_ text: String, as type: Integer.Type) -> Integer? {
+        if let integer = Integer(text) { return integer }
+        var mantissa = Substring(text)
+        var exponent = 0
+        if let e = mantissa.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            guard let written = Int(mantissa[mantissa.index(after: e)...]) else { return nil }
+            exponent = written
+            mantissa = mantissa[..<e]
+        }
+        let sign = mantissa.hasPrefix("-") ? "-" : ""
+        if let dot = mantissa.firstIndex(of: ".") {
+            exponent -= mantissa.distance(from: dot, to: mantissa.endIndex) - 1
+        }
+        let digits = mantissa.filter(\.isNumber).drop { $0 == "0" }
+        guard !digits.isEmpty else { return 0 }
+        guard exponent >= 0 else {
+            // The first digit is not 0, so a fraction of zeros ends before it.
+            guard digits.suffix(-exponent).allSatisfy({ $0 == "0" }) else { return nil }
+            return Integer(sign + digits.dropLast(-exponent))
+        }
+        // Past 40 digits no integer type fits: the bound keeps `1e999999` from writing a million zeros.
+        guard digits.count + exponent <= 40 else { return nil }
+        return Integer(sign + digits + String(repeating: "0", count: exponent))
     }
 
     func object(_ key: String) throws(MalformedCommand) -> CommandFields {
