@@ -11,6 +11,14 @@ import Testing
         ("missing-field", Array(#"{"cartId":"cart-1","customerId":"c","currency":"EUR","items":[]}"#.utf8)),
         ("wrong-type", Array(#"{"cartId":"cart-1","customerId":"c","baseVersion":"0","currency":"EUR","items":[]}"#.utf8)),
         ("wrong-type", Array("[1,2,3]".utf8)),
+        (
+            "wrong-type",
+            Array(#"{"cartId":"cart-1","customerId":"c","baseVersion":1e9223372036854775807,"currency":"EUR","items":[]}"#.utf8)
+        ),
+        (
+            "wrong-type",
+            Array(#"{"cartId":"cart-1","customerId":"c","baseVersion":1.5e-9223372036854775808,"currency":"EUR","items":[]}"#.utf8)
+        ),
         ("body-too-large", Array(repeating: UInt8(ascii: " "), count: 256 * 1024 + 1)),
     ])
     func deadLettersAnUnreadableCommandWithItsReasonAndKeepsRunning(reason: String, body: [UInt8]) async throws {

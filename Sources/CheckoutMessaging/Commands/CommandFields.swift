@@ -46,8 +46,10 @@ struct CommandFields {
         var mantissa = Substring(text)
         var exponent = 0
         if let e = mantissa.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            guard let written = Int(mantissa[mantissa.index(after: e)...]) else { return nil }
-            exponent = written
+            // A body holds fewer than a million digits, so past a million an exponent only says "too
+            // large" or "a fraction": clamped, it leaves no arithmetic below that can overflow.
+            let written = mantissa[mantissa.index(after: e)...]
+            exponent = Int(written).map { min(max($0, -1_000_000), 1_000_000) } ?? (written.hasPrefix("-") ? -1_000_000 : 1_000_000)
             mantissa = mantissa[..<e]
         }
         let sign = mantissa.hasPrefix("-") ? "-" : ""
