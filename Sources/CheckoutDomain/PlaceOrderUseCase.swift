@@ -60,11 +60,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
         do {
             command = try ValidPlaceOrderRequest(validating: request, payments: payments)
         } catch {
-            let rejection = PlaceOrderRejection(cartID: request.cartID, reason: .invalidRequest, message: error.message)
-            guard let id = try? CommandID(request.commandID) else {
-                return try await output.didReject(rejection)
-            }
-            return try await recordOnce(rejection, for: id, request)
+            return try await rejectForm(request, error, evenUnrecorded: false)
         }
         let now = now()
         let start = try await store.claim(
@@ -82,21 +78,49 @@ public struct PlaceOrderUseCase: PlaceOrder {
     /// Throws ``RetryableError/Code/paymentSearchLagging`` while an earlier attempt's charge may still
     /// show up in the processor's search: it is refunded before the command is answered, also now.
     public func abandon(_ request: PlaceOrderRequest, after error: RetryableError) async throws {
-        guard let command = try? ValidPlaceOrderRequest(validating: request, payments: payments) else {
-            return try await execute(request)
+        let command: ValidPlaceOrderRequest
+        do {
+            command = try ValidPlaceOrderRequest(validating: request, payments: payments)
+        } catch {
+            return try await rejectForm(request, error, evenUnrecorded: true)
         }
-        try await recordOnce(.unavailable(cartID: request.cartID, after: error), for: command.id, request)
+        try await recordOnce(.unavailable(cartID: request.cartID, after: error), for: command.id, request, evenUnrecorded: false)
+    }
+
+    /// - Parameter evenUnrecorded: For a command given up after its retries: a store that still cannot
+    ///   record the rejection does not keep the answer back, which needs no database.
+    private func rejectForm(_ request: PlaceOrderRequest, _ invalid: InvalidRequest, evenUnrecorded: Bool) async throws {
+        let rejection = PlaceOrderRejection(cartID: request.cartID, reason: .invalidRequest, message: invalid.message)
+        guard let id = try? CommandID(request.commandID) else {
+            return try await output.didReject(rejection)
+        }
+        try await recordOnce(rejection, for: id, request, evenUnrecorded: evenUnrecorded)
     }
 
     /// Claims the command and records `rejection` as its outcome, unless another is recorded: then
     /// reports that one, or `duplicate-message-id` if it was recorded for another body.
-    private func recordOnce(_ rejection: PlaceOrderRejection, for commandID: CommandID, _ request: PlaceOrderRequest) async throws {
+    ///
+    /// - Parameter evenUnrecorded: Whether `rejection` is reported also when the store cannot claim or record.
+    private func recordOnce(
+        _ rejection: PlaceOrderRejection, for commandID: CommandID, _ request: PlaceOrderRequest, evenUnrecorded: Bool
+    ) async throws {
         let now = now()
-        let claim = try await processedCommands.claim(
-            commandID, digest: request.digest, at: now, leaseUntil: now.addingTimeInterval(claimLease))
+        let claim: CommandClaim<PlaceOrderOutcome>
+        do {
+            claim = try await processedCommands.claim(
+                commandID, digest: request.digest, at: now, leaseUntil: now.addingTimeInterval(claimLease))
+        } catch  where evenUnrecorded {
+            return try await report(.rejected(rejection: rejection), of: commandID)
+        }
         try await processedCommands.once(
             commandID, claim: claim,
-            work: { try await processedCommands.record(.rejected(rejection: rejection), for: commandID) },
+            work: {
+                do {
+                    return try await processedCommands.record(.rejected(rejection: rejection), for: commandID)
+                } catch  where evenUnrecorded {
+                    return .rejected(rejection: rejection)
+                }
+            },
             report: { try await report($0, of: commandID) },
             conflict: { try await output.didReject(.duplicateMessageID(of: request)) })
     }

@@ -31,7 +31,7 @@ public struct SyncCartUseCase: SyncCart {
         do {
             command = try ValidSyncCartRequest(validating: request)
         } catch {
-            return try await rejectForm(request, error)
+            return try await rejectForm(request, error, evenUnrecorded: false)
         }
         let (merged, mergeAdjustments) = Self.merge(command.lines)
         let snapshot = try await store.snapshot(
@@ -56,12 +56,22 @@ public struct SyncCartUseCase: SyncCart {
         }
     }
 
-    private func rejectForm(_ request: SyncCartRequest, _ invalid: InvalidRequest) async throws {
+    /// Records the rejection of form and reports it, or what was recorded under the id first.
+    ///
+    /// - Parameter evenUnrecorded: For a command given up after its retries: a store that still cannot
+    ///   record the rejection does not keep the answer back, which needs no database.
+    private func rejectForm(_ request: SyncCartRequest, _ invalid: InvalidRequest, evenUnrecorded: Bool) async throws {
         let rejection = SyncCartRejection(cartID: request.cartID, reason: .invalidRequest, message: invalid.message)
         guard let id = try? CommandID(request.commandID) else {
             return try await output.didReject(rejection)
         }
-        switch try await store.record(.rejected(rejection: rejection), digest: request.digest, for: id) {
+        let result: SyncCartRecordResult
+        do {
+            result = try await store.record(.rejected(rejection: rejection), digest: request.digest, for: id)
+        } catch  where evenUnrecorded {
+            return try await output.didReject(rejection)
+        }
+        switch result {
         case .alreadyRecorded(let recorded):
             try await replay(recorded, to: request)
         case .usedByAnotherCommand:
@@ -75,8 +85,11 @@ public struct SyncCartUseCase: SyncCart {
     /// Reports `unavailable` without recording it: the sync had no effect, so a client (or an operator
     /// replaying the dead letter) may send the same command again and have it handled.
     public func abandon(_ request: SyncCartRequest, after error: RetryableError) async throws {
-        guard let command = try? ValidSyncCartRequest(validating: request) else {
-            return try await execute(request)
+        let command: ValidSyncCartRequest
+        do {
+            command = try ValidSyncCartRequest(validating: request)
+        } catch {
+            return try await rejectForm(request, error, evenUnrecorded: true)
         }
         // The look for an outcome is best effort: the database may be what kept failing.
         let snapshot = try? await store.snapshot(for: command.id, cart: command.cartID, currency: command.currency, skus: [])

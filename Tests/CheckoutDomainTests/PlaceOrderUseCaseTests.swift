@@ -290,6 +290,20 @@ import Testing
         #expect(try await store.orders(forCart: cartID()).isEmpty)
     }
 
+    @Test(arguments: [StoreCall.claimCommand, .recordOutcome])
+    func aRejectionOfFormIsRetriedWhileTheDatabaseIsDownAndAnsweredOnceGivenUp(failing call: StoreCall) async throws {
+        let interceptor = StoreInterceptor()
+        let (sut, _, payments, output, _) = try await makeSUT(interceptor: interceptor)
+        interceptor.fail([call])
+        let invalid = request(commandID: "cmd-1", currency: "eur")
+
+        await #expect(throws: RetryableError.self) { try await sut.execute(invalid) }
+        try await sut.abandon(invalid, after: RetryableError(code: .databaseUnavailable, context: "recording"))
+
+        #expect(await rejections(output).map(\.reason) == [.invalidRequest])
+        #expect(await payments.messages.isEmpty)
+    }
+
     @Test func aPaymentProcessorFailureIsRetryableAndLeavesNothingBehind() async throws {
         let (sut, store, payments, output, clock) = try await makeSUT(answer: .fail)
 

@@ -452,6 +452,18 @@ import Testing
         #expect(await rejections(output) == [.unavailable(cartID: "cart-42", after: cause)])
     }
 
+    @Test func aRejectionOfFormIsRetriedWhileTheDatabaseIsDownAndAnsweredOnceGivenUp() async throws {
+        let interceptor = StoreInterceptor()
+        let (sut, _, output, _) = try await makeSUT(interceptor: interceptor)
+        interceptor.fail([.syncRecord])
+        let invalid = request(commandID: "cmd-1", items: [item("SKU-RED-M", 0)])
+
+        await #expect(throws: RetryableError.self) { try await sut.execute(invalid) }
+        try await sut.abandon(invalid, after: RetryableError(code: .databaseUnavailable, context: "recording"))
+
+        #expect(await rejections(output).map(\.reason) == [.invalidRequest])
+    }
+
     @Test func abandoningAHandledCommandReportsItsOutcome() async throws {
         let (sut, _, output, _) = try await makeSUT()
         try await sut.execute(request(commandID: "cmd-1"))
