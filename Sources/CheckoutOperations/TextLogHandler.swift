@@ -48,8 +48,20 @@ public struct TextLogHandler: LogHandler {
     public func log(event: LogEvent) {
         var event = event
         event.message = Logger.Message(stringLiteral: Self.escaped(event.message.description))
-        event.metadata = event.metadata?.mapValues(Self.token)
+        event.metadata = Self.writtenMetadata(of: event)
+        event.error = nil
         stream.log(event: event)
+    }
+
+    /// The call's metadata as tokens, its error among them as `error.type` and `error.message`: the
+    /// stream would write an error's description as it is, and an error may quote what a client sent.
+    static func writtenMetadata(of event: LogEvent) -> Logger.Metadata? {
+        var metadata = event.metadata ?? [:]
+        if let error = event.error {
+            metadata["error.type"] = "\(String(reflecting: type(of: error)))"
+            metadata["error.message"] = "\(error)"
+        }
+        return metadata.isEmpty ? nil : metadata.mapValues(token)
     }
 
     /// `text` with each control character (newlines, tabs, escape sequences) written as `\u{…}`.

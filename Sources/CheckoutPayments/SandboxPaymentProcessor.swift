@@ -45,6 +45,10 @@ public actor SandboxPaymentProcessor: PaymentProcessor {
         refunded.entries.map(\.key)
     }
 
+    /// The answer to a token it does not know, naming the ones it does.
+    static let unknownTokenMessage =
+        "No such token: the sandbox processor takes tok_visa, tok_chargeDeclined, tok_chargeDeclinedInsufficientFunds and tok_processingError"
+
     /// The ledger answers at once.
     public nonisolated var searchLag: TimeInterval { 0 }
 
@@ -67,7 +71,8 @@ public actor SandboxPaymentProcessor: PaymentProcessor {
             throw RetryableError(
                 code: .paymentProcessorUnavailable, context: "charging \(amount) for command \(idempotencyKey): sandbox processing error")
         default:
-            result = .failed(PaymentFailure(message: "No such token: '\(token.rawValue)'"))
+            // Not echoed: a token is a credential (see `PaymentToken`), and this one may be a real card's.
+            result = .failed(PaymentFailure(message: Self.unknownTokenMessage))
         }
         ledger.insert(SandboxLedgerEntry(amount: amount, token: token, result: result), for: idempotencyKey)
         return result

@@ -29,6 +29,21 @@ import Testing
         #expect(handler[metadataKey: "command.id"] == "a\nb")
     }
 
+    @Test func writesTheCallsErrorAsTokensToo() {
+        struct Refused: Error, CustomStringConvertible {
+            var description: String { "no cart x error.code=forged\nnext line" }
+        }
+        let event = LogEvent(
+            level: .error, message: "failed", error: Refused(), metadata: ["command.id": "a b"], source: nil, file: "", function: "",
+            line: 0)
+
+        let written = TextLogHandler.writtenMetadata(of: event)
+
+        #expect(written?["error.message"] == .string(#""no cart x error.code=forged\u{a}next line""#))
+        #expect(written?["command.id"] == .string(#""a b""#))
+        #expect(written?["error.type"] != nil)
+    }
+
     @Test func quotesAMetadataValueThatCouldPassForMoreFields() {
         #expect(TextLogHandler.token("x error.code=refunded") == #""x error.code=refunded""#)
         #expect(TextLogHandler.token(#"a"b\c"#) == #""a\"b\\c""#)

@@ -9,7 +9,13 @@ import Testing
 
         let result = try await sut.charge(eur(100), with: PaymentToken("tok_whatever"), idempotencyKey: uniqueCommandID())
 
-        #expect(result == .failed(PaymentFailure(message: "No such token: 'tok_whatever'")))
+        #expect(
+            result
+                == .failed(
+                    PaymentFailure(
+                        message:
+                            "No such token: the sandbox processor takes tok_visa, tok_chargeDeclined, tok_chargeDeclinedInsufficientFunds and tok_processingError"
+                    )))
         #expect(await sut.charges.isEmpty)
     }
 
