@@ -6,6 +6,9 @@
 struct Migration: Sendable {
     let version: Int
     let name: String
+    /// Run on PostgreSQL first: locks that keep workers of the version before, still running during a
+    /// rolling upgrade, from writing what the statements read and then constrain.
+    var postgresLocks: [String] = []
     let statements: [String]
     /// Run on PostgreSQL only, after `statements`: functions that do a guarded write of several
     /// statements in one round trip, over the same tables. SQLite runs the same statements one by one

@@ -246,12 +246,15 @@ enum Migrations {
     /// answers that command as a duplicate. The key `(kind, command_id)` stays, for the statements that
     /// name it (also those of workers of the version before, during a rolling upgrade).
     ///
-    /// Ids a sync and an order already share keep the order's; the sync's row is renamed to
+    /// Ids a sync and an order already share keep the order's, whichever came first: its row holds the
+    /// charge a refund is made from. The sync's row is renamed to
     /// `<id> (sync-cart)`, which no command id can be (it has a space), so a sync sent again under
-    /// that id is answered `duplicate-message-id`. Building the index holds writes to the table back
-    /// for as long as it takes.
+    /// that id is answered `duplicate-message-id`. On PostgreSQL the table is locked against writes
+    /// first, so that no worker of the version before adds a shared id between the renaming and the
+    /// index; the lock holds them back for as long as the index takes to build.
     static let oneIDSpace = Migration(
         version: 5, name: "one command id space",
+        postgresLocks: ["LOCK TABLE processed_commands IN SHARE ROW EXCLUSIVE MODE"],
         statements: [
             """
             UPDATE processed_commands SET command_id = command_id || ' (' || kind || ')'

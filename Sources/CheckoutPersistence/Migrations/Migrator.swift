@@ -26,7 +26,10 @@ struct Migrator {
                 .map { try StoredRow($0, of: "schema_migrations").value("version", as: Int.self) }
             var applied: [Migration] = []
             for migration in migrations where !done.contains(migration.version) {
-                for statement in migration.statements + (database.isPostgreSQL ? migration.postgresStatements : []) {
+                let statements =
+                    database.isPostgreSQL
+                    ? migration.postgresLocks + migration.statements + migration.postgresStatements : migration.statements
+                for statement in statements {
                     try await database.raw(SQLQueryString(statement)).run()
                 }
                 try await database.raw(
