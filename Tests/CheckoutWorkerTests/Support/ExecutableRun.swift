@@ -36,15 +36,20 @@ final class ExecutableRun: Sendable {
             var iterator = termination.makeAsyncIterator()
             return await iterator.next() ?? -1
         }
-        standardOutput.fileHandleForReading.readabilityHandler = { [output] handle in
-            output.append(handle.availableData, error: false)
-        }
-        standardError.fileHandleForReading.readabilityHandler = { [output] handle in
-            output.append(handle.availableData, error: true)
-        }
         try process.run()
         processIdentifier = process.processIdentifier
         self.process = Mutex(process)
+        // Blocking reads on threads of their own, not `readabilityHandler`: on Linux tearing its dispatch
+        // source down can leave libdispatch's event loop a freed note, and crash the whole test process
+        // (swift-corelibs-libdispatch#949).
+        for (pipe, isError) in [(standardOutput, false), (standardError, true)] {
+            let handle = pipe.fileHandleForReading
+            Thread.detachNewThread { [output] in
+                while case let data = handle.availableData, !data.isEmpty {
+                    output.append(data, error: isError)
+                }
+            }
+        }
     }
 
     /// Runs to the end.
