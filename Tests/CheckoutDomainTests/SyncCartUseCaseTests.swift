@@ -283,6 +283,18 @@ import Testing
         #expect(interceptor.calls.isEmpty)
     }
 
+    @Test func invalidRequestCountsTheViolationsPastTheFirstHundred() async throws {
+        let (sut, _, output, _) = try await makeSUT()
+
+        try await sut.execute(request(items: (0..<150).map { item("SKU-\($0)", 0) }))
+
+        let message = try #require(await rejections(output).first?.message)
+        #expect(message.hasPrefix("invalid request: items has 150 lines, at most 100 are allowed; items[0].quantity must be"))
+        #expect(message.contains("items[98].quantity"))
+        #expect(!message.contains("items[99].quantity"))
+        #expect(message.hasSuffix("; and 51 more violations"))
+    }
+
     // MARK: Handling a command once
 
     @Test func replaysAHandledCommandWithTheSameOutcomeAndNoSecondEffect() async throws {
