@@ -87,8 +87,8 @@ public struct PlaceOrderUseCase: PlaceOrder {
         try await recordOnce(.unavailable(cartID: request.cartID, after: error), for: command.id, request, evenUnrecorded: false)
     }
 
-    /// - Parameter evenUnrecorded: For a command given up after its retries: a store that still cannot
-    ///   record the rejection does not keep the answer back, which needs no database.
+    /// - Parameter evenUnrecorded: For a command given up after its retries: a database still away does
+    ///   not keep the answer back, which needs none.
     private func rejectForm(_ request: PlaceOrderRequest, _ invalid: InvalidRequest, evenUnrecorded: Bool) async throws {
         let rejection = PlaceOrderRejection(cartID: request.cartID, reason: .invalidRequest, message: invalid.message)
         guard let id = try? CommandID(request.commandID) else {
@@ -100,7 +100,8 @@ public struct PlaceOrderUseCase: PlaceOrder {
     /// Claims the command and records `rejection` as its outcome, unless another is recorded: then
     /// reports that one, or `duplicate-message-id` if it was recorded for another body.
     ///
-    /// - Parameter evenUnrecorded: Whether `rejection` is reported also when the store cannot claim or record.
+    /// - Parameter evenUnrecorded: Whether `rejection` is reported also while the database is away; a
+    ///   claim taken before it went is released, as a failed attempt's is.
     private func recordOnce(
         _ rejection: PlaceOrderRejection, for commandID: CommandID, _ request: PlaceOrderRequest, evenUnrecorded: Bool
     ) async throws {
@@ -109,7 +110,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
         do {
             claim = try await processedCommands.claim(
                 commandID, digest: request.digest, at: now, leaseUntil: now.addingTimeInterval(claimLease))
-        } catch  where evenUnrecorded {
+        } catch let error as RetryableError where evenUnrecorded && error.code == .databaseUnavailable {
             return try await report(.rejected(rejection: rejection), of: commandID)
         }
         try await processedCommands.once(
@@ -117,7 +118,8 @@ public struct PlaceOrderUseCase: PlaceOrder {
             work: {
                 do {
                     return try await processedCommands.record(.rejected(rejection: rejection), for: commandID)
-                } catch  where evenUnrecorded {
+                } catch let error as RetryableError where evenUnrecorded && error.code == .databaseUnavailable {
+                    try? await processedCommands.release(commandID)
                     return .rejected(rejection: rejection)
                 }
             },

@@ -58,8 +58,8 @@ public struct SyncCartUseCase: SyncCart {
 
     /// Records the rejection of form and reports it, or what was recorded under the id first.
     ///
-    /// - Parameter evenUnrecorded: For a command given up after its retries: a store that still cannot
-    ///   record the rejection does not keep the answer back, which needs no database.
+    /// - Parameter evenUnrecorded: For a command given up after its retries: a database still away does
+    ///   not keep the answer back, which needs none.
     private func rejectForm(_ request: SyncCartRequest, _ invalid: InvalidRequest, evenUnrecorded: Bool) async throws {
         let rejection = SyncCartRejection(cartID: request.cartID, reason: .invalidRequest, message: invalid.message)
         guard let id = try? CommandID(request.commandID) else {
@@ -68,7 +68,7 @@ public struct SyncCartUseCase: SyncCart {
         let result: SyncCartRecordResult
         do {
             result = try await store.record(.rejected(rejection: rejection), digest: request.digest, for: id)
-        } catch  where evenUnrecorded {
+        } catch let error as RetryableError where evenUnrecorded && error.code == .databaseUnavailable {
             return try await output.didReject(rejection)
         }
         switch result {

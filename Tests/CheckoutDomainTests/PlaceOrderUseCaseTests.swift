@@ -293,7 +293,7 @@ import Testing
     @Test(arguments: [StoreCall.claimCommand, .recordOutcome])
     func aRejectionOfFormIsRetriedWhileTheDatabaseIsDownAndAnsweredOnceGivenUp(failing call: StoreCall) async throws {
         let interceptor = StoreInterceptor()
-        let (sut, _, payments, output, _) = try await makeSUT(interceptor: interceptor)
+        let (sut, store, payments, output, clock) = try await makeSUT(interceptor: interceptor)
         interceptor.fail([call])
         let invalid = request(commandID: "cmd-1", currency: "eur")
 
@@ -302,6 +302,7 @@ import Testing
 
         #expect(await rejections(output).map(\.reason) == [.invalidRequest])
         #expect(await payments.messages.isEmpty)
+        #expect(try await anotherWorkerCanClaim("cmd-1", in: store, at: clock.now()))
     }
 
     @Test func aPaymentProcessorFailureIsRetryableAndLeavesNothingBehind() async throws {

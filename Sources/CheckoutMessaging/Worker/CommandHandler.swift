@@ -168,9 +168,9 @@ struct CommandHandler: Sendable {
     }
 
     /// After the last retry, or at once after a permanent failure: the use case reports the command as
-    /// unavailable (or its outcome, if it was handled after all), then the command is dead-lettered with
-    /// `reason`. If even that report fails, the dead letter says so; replaying it once the dependency is
-    /// back finishes the command.
+    /// unavailable (or its outcome, if it was handled after all; a rejection of form as such), then the
+    /// command is dead-lettered with `reason`. If even that report fails, the dead letter says so;
+    /// replaying it once the dependency is back finishes the command.
     private func giveUp(
         _ command: Command,
         _ envelope: CommandEnvelope,
@@ -198,7 +198,7 @@ struct CommandHandler: Sendable {
             detail += "; the rejection could not be reported either: \(Self.retryable(error))"
         }
         logger.error(
-            "dead-lettering a command that was answered as unavailable",
+            "dead-lettering a command given up and answered",
             metadata: [
                 "error.code": "\(failure.code)", "error.message": "\(detail)", "dead_letter.reason": "\(reason)",
             ])
