@@ -283,15 +283,15 @@ import Testing
         #expect(interceptor.calls.isEmpty)
     }
 
-    @Test func invalidRequestCountsTheViolationsPastTheFirstHundred() async throws {
+    @Test func invalidRequestNamesTheFirst250ViolationsAndCountsTheRest() async throws {
         let (sut, _, output, _) = try await makeSUT()
 
-        try await sut.execute(request(items: (0..<150).map { item("SKU-\($0)", 0) }))
+        try await sut.execute(request(items: (0..<300).map { item("SKU-\($0)", 0) }))
 
         let message = try #require(await rejections(output).first?.message)
-        #expect(message.hasPrefix("invalid request: items has 150 lines, at most 100 are allowed; items[0].quantity must be"))
-        #expect(message.contains("items[98].quantity"))
-        #expect(!message.contains("items[99].quantity"))
+        #expect(message.hasPrefix("invalid request: items has 300 lines, at most 100 are allowed; items[0].quantity must be"))
+        #expect(message.contains("items[248].quantity"))
+        #expect(!message.contains("items[249].quantity"))
         #expect(message.hasSuffix("; and 51 more violations"))
     }
 
