@@ -46,10 +46,11 @@ struct CommandFields {
         var mantissa = Substring(text)
         var exponent = 0
         if let e = mantissa.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            // A body holds fewer than a million digits, so past a million an exponent only says "too
-            // large" or "a fraction": clamped, it leaves no arithmetic below that can overflow.
+            // Past the text's own length (and the 40 digits no integer type exceeds) an exponent only says
+            // "too large" or "a fraction": clamped there, it leaves no arithmetic below that can overflow.
+            let bound = text.utf8.count + 40
             let written = mantissa[mantissa.index(after: e)...]
-            exponent = Int(written).map { min(max($0, -1_000_000), 1_000_000) } ?? (written.hasPrefix("-") ? -1_000_000 : 1_000_000)
+            exponent = Int(written).map { min(max($0, -bound), bound) } ?? (written.hasPrefix("-") ? -bound : bound)
             mantissa = mantissa[..<e]
         }
         let sign = mantissa.hasPrefix("-") ? "-" : ""

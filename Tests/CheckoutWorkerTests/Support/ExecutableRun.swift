@@ -45,9 +45,10 @@ final class ExecutableRun: Sendable {
         for (pipe, isError) in [(standardOutput, false), (standardError, true)] {
             let handle = pipe.fileHandleForReading
             Thread.detachNewThread { [output] in
-                while case let data = handle.availableData, !data.isEmpty {
+                while let data = try? handle.read(upToCount: 65_536), !data.isEmpty {
                     output.append(data, error: isError)
                 }
+                output.endOfFile()
             }
         }
     }
@@ -59,12 +60,15 @@ final class ExecutableRun: Sendable {
         return run
     }
 
-    /// Waits for the process to end: its exit status, or the number of the signal that ended it.
+    /// Waits for the process to end, and for what it wrote just before to be read: its exit status, or
+    /// the number of the signal that ended it. A child of its own still holding a pipe is given a second.
     var status: Int32 {
         get async {
             let status = await exited.value
-            // What the process wrote just before it ended may still be on its way through the pipes.
-            try? await Task.sleep(for: .milliseconds(100))
+            let deadline = ContinuousClock.now + .seconds(1)
+            while !output.isComplete, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(5))
+            }
             return status
         }
     }
@@ -82,9 +86,20 @@ final class ExecutableRun: Sendable {
 /// What a child process wrote, appended from the pipes' reading threads.
 private final class CapturedOutput: Sendable {
     private let data = Mutex((standardOutput: Data(), standardError: Data()))
+    private let pipesAtEnd = Mutex(0)
 
     func append(_ bytes: Data, error: Bool) {
         data.withLock { error ? $0.standardError.append(bytes) : $0.standardOutput.append(bytes) }
+    }
+
+    /// One pipe's reading thread is done.
+    func endOfFile() {
+        pipesAtEnd.withLock { $0 += 1 }
+    }
+
+    /// Whether both pipes were read to their end.
+    var isComplete: Bool {
+        pipesAtEnd.withLock { $0 == 2 }
     }
 
     func text(error: Bool) -> String {
