@@ -95,6 +95,34 @@ import Testing
         }
     }
 
+    /// Syncs and orders racing for one id: whichever type takes it first owns it; never do both act.
+    @Test(arguments: TestDatabase.allCases)
+    func syncsAndOrdersRacingForOneIdLeaveItToOneType(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let command = Fixtures.command()
+
+            let results = try await Self.concurrently { index in
+                if index.isMultiple(of: 2) {
+                    switch try await store.syncCarts.record(Fixtures.syncRejected(), digest: nil, for: command) {
+                    case .recorded: return "sync took it"
+                    case .usedByAnotherCommand: return "sync refused"
+                    case let other: return "sync: \(other)"
+                    }
+                }
+                switch try await store.placeOrderCommands.claim(command, digest: nil, at: Fixtures.now, leaseUntil: Fixtures.now + 60) {
+                case .claimed: return "order took it"
+                case .conflicting: return "order refused"
+                case let other: return "order: \(other)"
+                }
+            }
+
+            // The others found the id taken: refused, or (a sync after a sync, an order after an order)
+            // the same type's outcome or claim.
+            #expect(results.filter { $0.hasSuffix("took it") }.count == 1, "\(results)")
+            #expect(results.contains { $0.hasSuffix("refused") }, "\(results)")
+        }
+    }
+
     /// Runs `work` once per contender, all at once, and returns every result.
     static func concurrently<Result: Sendable>(_ work: @escaping @Sendable (Int) async throws -> Result) async throws -> [Result] {
         try await withThrowingTaskGroup(of: Result.self) { group in
