@@ -35,4 +35,21 @@ import Testing
             }
         }
     }
+
+    /// A migration may outlast the call limit: building an index over every command handled can take
+    /// minutes, and a worker that gave up on it at the call limit could never start.
+    @Test func aMigrationOutlastsTheCallLimit() async throws {
+        try await ScratchDatabase.with(.postgres) { database in
+            guard case .postgres(let location) = try DatabaseURL(database.url) else {
+                Issue.record("the test URL is not a PostgreSQL URL")
+                return
+            }
+            let engine = PostgresEngine(
+                location, poolSize: 1, logger: TestLogger.logger, statistics: DatabaseStatistics(), callLimit: .seconds(1))
+            let slow = Migration(version: 1, name: "slow", statements: ["SELECT pg_sleep(2)"])
+            try await engine.whileRunning {
+                try await Migrator(engine: engine, migrations: [slow], logger: TestLogger.logger).migrate()
+            }
+        }
+    }
 }

@@ -8,11 +8,17 @@ struct Migrator {
     let migrations: [Migration]
     let logger: Logger
 
+    /// How long migrating may take, where a call may take seconds: building an index over a table of
+    /// every command handled (``Migrations/oneIDSpace``) can take minutes, and so can waiting for the
+    /// worker that builds it.
+    static let limit = Duration.seconds(3_600)
+
     /// In one transaction under the engine's migration lock: the workers that lose the race wait, then find
     /// every migration applied. PostgreSQL's DDL is transactional, so a failed migration leaves nothing behind.
     func migrate() async throws {
-        let applied = try await SQLExecutor(engine: engine).write("migrating the database") { [engine, migrations] database in
-            try await engine.lockForMigrations(database)
+        let applied = try await SQLExecutor(engine: engine).write("migrating the database", limit: Self.limit) {
+            [engine, migrations] database in
+            try await engine.lockForMigrations(database, for: Self.limit)
             try await database.raw(
                 """
                 CREATE TABLE IF NOT EXISTS schema_migrations (

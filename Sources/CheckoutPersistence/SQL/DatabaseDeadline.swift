@@ -18,7 +18,7 @@ import Synchronization
 /// cancelled early keeps its dispatch timer (about 700 bytes) until the limit has passed: at five
 /// calls per command, tens of thousands of them, and a worker that grew by megabytes under load.
 struct DatabaseDeadline: Sendable {
-    let limit: Duration
+    var limit: Duration
     /// Where calls run and timers fire.
     let executor: EventLoopTaskExecutor
 

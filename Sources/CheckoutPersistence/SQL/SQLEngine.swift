@@ -17,8 +17,9 @@ protocol SQLEngine: Sendable {
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>
     ) async throws -> Result
 
-    /// Inside a transaction: waits until no other process is migrating the database.
-    func lockForMigrations(_ database: any SQLDatabase) async throws
+    /// Inside a transaction: waits until no other process is migrating the database, and lets this
+    /// transaction's statements run up to `limit` where the server bounds them.
+    func lockForMigrations(_ database: any SQLDatabase, for limit: Duration) async throws
 
     /// Throws when the database cannot be reached now.
     func checkReachable() async throws

@@ -27,21 +27,25 @@ struct SQLExecutor: Sendable {
     }
 
     /// One transaction, all or nothing; `context` says what for, in errors.
+    ///
+    /// - Parameter limit: How long it may go unanswered, when not the engine's call limit.
     func write<Result: Sendable>(
         _ context: String,
+        limit: Duration? = nil,
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>
     ) async throws -> Result {
         do {
-            return try await withinCallTimeout(context) { [engine] in try await engine.transaction(body) }
+            return try await withinCallTimeout(context, limit: limit) { [engine] in try await engine.transaction(body) }
         } catch {
             throw DatabaseFault.classify(error, context: context)
         }
     }
 
     private func withinCallTimeout<Result: Sendable>(
-        _ context: String, _ call: @escaping @Sendable () async throws -> Result
+        _ context: String, limit: Duration? = nil, _ call: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
-        guard let deadline = engine.callDeadline else { return try await call() }
+        guard var deadline = engine.callDeadline else { return try await call() }
+        deadline.limit = limit ?? deadline.limit
         return try await deadline.run(context, call)
     }
 }

@@ -98,7 +98,10 @@ struct PostgresEngine: SQLEngine {
 
     /// A transaction-scoped advisory lock on the schema being migrated: released at commit or rollback,
     /// also when the process dies. Workers of one schema take turns; those of other schemas do not wait.
-    func lockForMigrations(_ database: any SQLDatabase) async throws {
+    /// The connection's `statement_timeout` (``startupParameters(_:)``) is raised to `limit` for the
+    /// transaction, for the lock's wait and the migration's statements.
+    func lockForMigrations(_ database: any SQLDatabase, for limit: Duration) async throws {
+        try await database.raw("SET LOCAL statement_timeout = '\(unsafeRaw: String(limit.components.seconds))s'").run()
         try await database.raw("SELECT pg_advisory_xact_lock(hashtext('checkout-worker migrations ' || current_schema()))").run()
     }
 

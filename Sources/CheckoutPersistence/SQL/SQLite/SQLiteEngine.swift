@@ -39,7 +39,7 @@ struct SQLiteEngine: SQLEngine {
     }
 
     /// The writer's `BEGIN IMMEDIATE` already excludes every other writer, in this process and in others.
-    func lockForMigrations(_ database: any SQLDatabase) async throws {}
+    func lockForMigrations(_ database: any SQLDatabase, for limit: Duration) async throws {}
 
     func checkReachable() async throws {
         try await read { try await $0.raw("SELECT 1").run() }
