@@ -49,7 +49,20 @@ import Testing
             let slow = Migration(version: 1, name: "slow", statements: ["SELECT pg_sleep(2)"])
             try await engine.whileRunning {
                 try await Migrator(engine: engine, migrations: [slow], logger: TestLogger.logger).migrate()
+
+                // The server's own bound is raised for the migration's transaction only, on the pool's one connection.
+                let during = try await engine.transaction { database in
+                    try await engine.lockForMigrations(database, for: Migrator.limit)
+                    return .commit(try await Self.statementTimeout(on: database))
+                }
+                let after = try await engine.withConnection { try await Self.statementTimeout(on: $0) }
+                #expect(during == "1h")
+                #expect(after == "30s")
             }
         }
+    }
+
+    private static func statementTimeout(on database: any SQLDatabase) async throws -> String? {
+        try await database.raw("SHOW statement_timeout").first()?.decode(column: "statement_timeout", as: String.self)
     }
 }
