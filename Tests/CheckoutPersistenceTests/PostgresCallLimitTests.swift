@@ -9,13 +9,7 @@ import Testing
 /// call at once, and readiness asks through that same pool.
 @Suite struct PostgresCallLimitTests {
     @Test func aCallAbandonedAtItsLimitGivesItsConnectionUpAndTheNextCallIsServed() async throws {
-        try await ScratchDatabase.with(.postgres) { database in
-            guard case .postgres(let location) = try DatabaseURL(database.url) else {
-                Issue.record("the test URL is not a PostgreSQL URL")
-                return
-            }
-            let engine = PostgresEngine(
-                location, poolSize: 1, logger: TestLogger.logger, statistics: DatabaseStatistics(), callLimit: .seconds(3))
+        try await Self.withEngine(callLimit: .seconds(3)) { engine in
             let executor = SQLExecutor(engine: engine)
             try await engine.whileRunning {
                 let error = await #expect(throws: RetryableError.self) {
@@ -39,13 +33,7 @@ import Testing
     /// A migration may outlast the call limit: building an index over every command handled can take
     /// minutes, and a worker that gave up on it at the call limit could never start.
     @Test func aMigrationOutlastsTheCallLimit() async throws {
-        try await ScratchDatabase.with(.postgres) { database in
-            guard case .postgres(let location) = try DatabaseURL(database.url) else {
-                Issue.record("the test URL is not a PostgreSQL URL")
-                return
-            }
-            let engine = PostgresEngine(
-                location, poolSize: 1, logger: TestLogger.logger, statistics: DatabaseStatistics(), callLimit: .seconds(1))
+        try await Self.withEngine(callLimit: .seconds(1)) { engine in
             let slow = Migration(version: 1, name: "slow", statements: ["SELECT pg_sleep(2)"])
             try await engine.whileRunning {
                 try await Migrator(engine: engine, migrations: [slow], logger: TestLogger.logger).migrate()
@@ -59,6 +47,18 @@ import Testing
                 #expect(during == "1h")
                 #expect(after == "30s")
             }
+        }
+    }
+
+    /// Runs `body` with an engine of one connection over a schema of its own.
+    private static func withEngine(callLimit: Duration, _ body: (PostgresEngine) async throws -> Void) async throws {
+        try await ScratchDatabase.with(.postgres) { database in
+            guard case .postgres(let location) = try DatabaseURL(database.url) else {
+                Issue.record("the test URL is not a PostgreSQL URL")
+                return
+            }
+            try await body(
+                PostgresEngine(location, poolSize: 1, logger: TestLogger.logger, statistics: DatabaseStatistics(), callLimit: callLimit))
         }
     }
 
