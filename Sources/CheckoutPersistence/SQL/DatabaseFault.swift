@@ -23,6 +23,20 @@ enum DatabaseFault {
         return PersistenceError(code: .databaseFailure, context: context, underlying: error)
     }
 
+    /// Whether `error` is a unique index refusing a row: on PostgreSQL the index named `index`; on SQLite,
+    /// which names columns instead, the one over `table`'s `column` alone (a primary key's conflict has
+    /// a code of its own, SQLITE_CONSTRAINT_PRIMARYKEY).
+    static func isUniqueViolation(_ error: any Error, index: String, table: String, column: String) -> Bool {
+        switch error {
+        case let error as PSQLError:
+            error.serverInfo?[.sqlState] == "23505" && error.serverInfo?[.constraintName] == index
+        case let error as SQLiteFailure:
+            error.code == SQLiteFailure.uniqueConstraint && error.message.hasSuffix(": \(table).\(column)")
+        default:
+            false
+        }
+    }
+
     /// Connection refused, lost or timed out; serialization failures and deadlocks; SQLite busy or locked.
     static func isTransient(_ error: any Error) -> Bool {
         switch error {

@@ -1,6 +1,5 @@
 import CheckoutDomain
 import Foundation
-import PostgresNIO
 import SQLKit
 
 /// The rows of `processed_commands` for one kind of command; the key `(kind, command_id)` is what
@@ -135,7 +134,7 @@ struct SQLCommandLog: Sendable {
         for _ in 1...3 {
             do {
                 return try await write()
-            } catch  where Self.isIDIndexConflict(error) {
+            } catch  where DatabaseFault.isUniqueViolation(error, index: Self.idIndex, table: "processed_commands", column: "command_id") {
                 let holder = try await database.raw("SELECT kind FROM processed_commands WHERE command_id = \(bind: commandID.rawValue)")
                     .first().map { try StoredRow($0, of: "processed_commands").value("kind", as: String.self) }
                 if let holder, holder != kind { return nil }
@@ -143,19 +142,6 @@ struct SQLCommandLog: Sendable {
         }
         throw RetryableError(
             code: .databaseUnavailable, context: "command \(commandID) met concurrent writes of its id three times while recording it")
-    }
-
-    /// Whether `error` is ``idIndex`` refusing a row.
-    private static func isIDIndexConflict(_ error: any Error) -> Bool {
-        switch error {
-        case let error as PSQLError:
-            error.serverInfo?[.sqlState] == "23505" && error.serverInfo?[.constraintName] == idIndex
-        case let error as SQLiteFailure:
-            // SQLITE_CONSTRAINT_UNIQUE names the index's column; the key's conflict is SQLITE_CONSTRAINT_PRIMARYKEY.
-            error.code == 2067 && error.message.hasSuffix(": processed_commands.command_id")
-        default:
-            false
-        }
     }
 
     /// Marks the command as taken by an attempt of this process; false when another attempt holds or

@@ -2,6 +2,8 @@
 struct SQLiteFailure: Error, CustomStringConvertible {
     /// SQLITE_MISUSE: what this layer reports for a value it cannot bind or decode.
     static let misuse: Int32 = 21
+    /// SQLITE_CONSTRAINT_UNIQUE: a unique index, not the primary key, refused a row.
+    static let uniqueConstraint: Int32 = 2067
     private static let busy: Int32 = 5
     private static let locked: Int32 = 6
 
