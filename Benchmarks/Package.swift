@@ -20,9 +20,11 @@ let package = Package(
         // The worker's package; named, because a path dependency's name is otherwise its folder's, which
         // depends on where it was checked out.
         .package(name: "checkout-worker", path: ".."),
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // At exact versions like the worker's (docs/deploy.md, "Dependency versions"), so that a measurement
+        // is not of whatever was released since.
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", exact: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
     ],
     targets: [
         // The transport's ceiling: the same consume → publish → ack loop in plain C.
