@@ -68,6 +68,8 @@ let package = Package(
         .target(name: "CheckoutDomain", swiftSettings: swiftSettings),
         // JSON written straight to bytes, for the hot paths: result events and log lines.
         .target(name: "JSONWriting", swiftSettings: swiftSettings),
+        // JSON read without Codable, for the hot paths: command bodies and stored cart lines.
+        .target(name: "JSONReading", swiftSettings: swiftSettings),
         // Logging and metrics decorators around the use cases and their outputs.
         .target(
             name: "CheckoutObservability",
@@ -84,6 +86,7 @@ let package = Package(
             name: "CheckoutPersistence",
             dependencies: [
                 "CheckoutDomain",
+                "JSONReading",
                 "JSONWriting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SQLKit", package: "sql-kit"),
@@ -137,6 +140,7 @@ let package = Package(
             dependencies: [
                 "CheckoutDomain",
                 "CheckoutObservability",
+                "JSONReading",
                 "JSONWriting",
                 "RabbitMQ",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -282,6 +286,7 @@ let package = Package(
                 "CheckoutMessagingTesting",
                 "CheckoutPayments",
                 "CheckoutPersistence",
+                "JSONReading",
                 "RabbitMQ",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -1,4 +1,5 @@
 import Foundation
+import JSONReading
 import Testing
 
 @testable import CheckoutMessaging

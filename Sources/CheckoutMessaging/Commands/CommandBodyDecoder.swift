@@ -1,3 +1,5 @@
+import JSONReading
+
 /// Reads a command body as JSON into its ``CommandBody``, turning every failure into the
 /// ``MalformedCommand`` code the contract's failure table asks for.
 struct CommandBodyDecoder: Sendable {

@@ -1,3 +1,5 @@
+import JSONReading
+
 /// One JSON object of a command body, read field by field with the contract's failure codes.
 ///
 /// A failure names the field by its path (`items[1].quantity`) and what is wrong with it, never

@@ -64,7 +64,7 @@ struct SQLCarts: CartRepository {
                 customerID: row.identifier("cart_customer_id"),
                 version: row.value("cart_version"),
                 currency: currency,
-                lines: row.json("cart_lines"),
+                lines: row.cartLines("cart_lines"),
                 isCheckedOut: row.value("cart_checked_out"),
                 syncedAt: row.date("cart_synced_at")
             )

@@ -60,6 +60,16 @@ struct StoredRow {
         }
     }
 
+    /// A column of cart lines (``StoredJSON/cartLines(_:)``).
+    func cartLines(_ column: String) throws -> [CartLine] {
+        let text: String = try value(column)
+        do {
+            return try StoredJSON.cartLines(text)
+        } catch {
+            throw unreadable(column, error)
+        }
+    }
+
     private func unreadable(_ column: String, _ error: any Error) -> PersistenceError {
         PersistenceError(code: .unreadableRow, context: "reading \(table).\(column)", underlying: error)
     }

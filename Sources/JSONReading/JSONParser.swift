@@ -1,15 +1,15 @@
 /// Parses JSON text (RFC 8259, strictly) into a ``JSONValue``.
 ///
-/// Command bodies are read with it instead of `JSONDecoder`, whose `Codable` containers cost
-/// 8 % of a worker's CPU per command. Of repeated keys the first wins, as with `JSONDecoder`.
-/// Nesting is limited, so that a hostile body cannot exhaust the stack.
-struct JSONParser {
+/// Command bodies and the cart lines the store keeps are read with it instead of `JSONDecoder`, whose
+/// `Codable` containers cost 8 % of a worker's CPU per command. Of repeated keys the first wins, as
+/// with `JSONDecoder`. Nesting is limited, so that a hostile body cannot exhaust the stack.
+public struct JSONParser {
     /// The text is not JSON; where it stopped making sense, for tests.
-    struct Failure: Error {
-        let offset: Int
+    public struct Failure: Error {
+        public let offset: Int
     }
 
-    static let maximumDepth = 512
+    public static let maximumDepth = 512
 
     private let bytes: [UInt8]
     private var offset = 0
@@ -20,7 +20,7 @@ struct JSONParser {
     }
 
     /// One JSON value with nothing but whitespace around it.
-    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
         var parser = JSONParser(bytes)
         parser.skipWhitespace()
         let value = try parser.value()

@@ -1,5 +1,5 @@
 /// A JSON value read by ``JSONParser``; a number keeps its text, so an integer field is checked exactly.
-enum JSONValue {
+public enum JSONValue: Sendable {
     case object([String: JSONValue])
     case array([JSONValue])
     case string(String)
