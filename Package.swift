@@ -227,6 +227,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "JSONWritingTests", dependencies: ["JSONWriting"], swiftSettings: swiftSettings),
+        .testTarget(name: "JSONReadingTests", dependencies: ["JSONReading"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CheckoutObservabilityTests",
             dependencies: [

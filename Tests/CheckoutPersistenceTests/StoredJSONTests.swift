@@ -46,6 +46,46 @@ import Testing
         try expectCodableForm([CartLine]())
     }
 
+    /// Lines stored through `JSONEncoder`, as rows were before the store wrote its own JSON, read back alike.
+    @Test func cartLinesReadAsJSONDecoderReadsThem() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for lines in [Self.cartWithEverything.lines, [], [try CartLine(sku: sku("SKU-X"), quantity: 99, unitPrice: eur(Int64.max / 100))]] {
+            #expect(try StoredJSON.cartLines(StoredJSON.text(lines)) == lines)
+            #expect(try StoredJSON.cartLines(String(decoding: encoder.encode(lines), as: UTF8.self)) == lines)
+        }
+        let unsorted =
+            #"[ {"unitPrice": {"minorUnits": 250, "currency": "EUR"}, "sku": "SKU-A", "quantity": 3, "#
+            + #""lineTotal": {"currency": "EUR", "minorUnits": 750}, "note": "ignored"} ]"#
+        #expect(try StoredJSON.cartLines(unsorted) == [try CartLine(sku: sku("SKU-A"), quantity: 3, unitPrice: eur(250))])
+    }
+
+    @Test(arguments: [
+        ("{}", "not an array"),
+        ("[1]", "not an object"),
+        (storedLine(lineTotal: nil), "has no lineTotal"),
+        (storedLine(quantity: "3.0"), "quantity of a cart line is not an integer"),
+        (storedLine(lineTotal: "700"), "not its stored lineTotal"),
+        (storedLine(sku: "SKU A"), "invalid-identifier"),
+        (storedLine(currency: "eur"), "invalid-currency-code"),
+        (storedLine(quantity: "2", unitPrice: "\(Int64.max)"), "overflow"),
+    ])
+    func cartLinesThatDoNotFitAreRefused(text: String, reason: String) {
+        #expect {
+            try StoredJSON.cartLines(text)
+        } throws: { error in
+            "\(error)".contains(reason)
+        }
+    }
+
+    /// One stored line of `SKU-A`, 3 × 250 EUR, with the fields given in place of the right ones; nil leaves `lineTotal` out.
+    private static func storedLine(
+        sku: String = "SKU-A", quantity: String = "3", unitPrice: String = "250", currency: String = "EUR", lineTotal: String? = "750"
+    ) -> String {
+        let total = lineTotal.map { #","lineTotal":{"currency":"EUR","minorUnits":\#($0)}"# } ?? ""
+        return #"[{"sku":"\#(sku)","quantity":\#(quantity),"unitPrice":{"currency":"\#(currency)","minorUnits":\#(unitPrice)}\#(total)}]"#
+    }
+
     /// Both texts parse to equal JSON values, and the store's reads back as `value`.
     private func expectCodableForm<Value: Codable & Equatable & StoredJSONWritable>(_ value: Value) throws {
         let stored = try StoredJSON.text(value)

@@ -12,7 +12,8 @@ extension StoredJSON {
         }
         return try elements.map { element in
             let line = try StoredObject(element, "a cart line")
-            let read = try CartLine(sku: SKU(line.string("sku")), quantity: line.integer("quantity"), unitPrice: money(line.value("unitPrice")))
+            let read = try CartLine(
+                sku: SKU(line.string("sku")), quantity: line.integer("quantity"), unitPrice: money(line.value("unitPrice")))
             guard try read.lineTotal == money(line.value("lineTotal")) else {
                 throw mismatch("the line of \(read.sku) totals \(read.lineTotal), not its stored lineTotal")
             }
