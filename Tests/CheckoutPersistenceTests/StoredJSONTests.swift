@@ -41,6 +41,15 @@ import Testing
         try expectCodableForm(outcome)
     }
 
+    @Test(arguments: [
+        ChargeRecord.requested(at: Date(timeIntervalSince1970: 1_750_000_000.123_456)),
+        .requested(at: Date(timeIntervalSinceReferenceDate: 0)),
+        .approved(Payment(id: PaymentID("pi_3Q"), amount: eur(5998))),
+    ])
+    func aChargeIsItsCodableForm(charge: ChargeRecord) throws {
+        try expectCodableForm(charge)
+    }
+
     @Test func cartLinesAreTheirCodableForm() throws {
         try expectCodableForm(Self.cartWithEverything.lines)
         try expectCodableForm([CartLine]())

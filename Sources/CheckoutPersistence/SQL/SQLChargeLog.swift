@@ -7,11 +7,13 @@ struct SQLChargeLog: ChargeLog {
     let executor: SQLExecutor
     let log: SQLCommandLog
 
+    /// The JSON is written before the call, not on the engine's connection (on SQLite, its one writer thread).
     func record(_ charge: ChargeRecord, for commandID: CommandID) async throws {
+        let text = try StoredJSON.text(charge)
         try await executor.autocommit("recording the charge of command \(commandID)") { [log] database in
             try await database.raw(
                 """
-                UPDATE processed_commands SET charge = \(bind: try StoredJSON.text(charge))
+                UPDATE processed_commands SET charge = \(bind: text)
                 WHERE kind = \(bind: log.kind) AND command_id = \(bind: commandID.rawValue)
                 """
             ).run()

@@ -1,0 +1,19 @@
+import CheckoutDomain
+import JSONWriting
+
+/// Written once or twice per order, on SQLite by its one writer thread, which `JSONEncoder` kept busy longer.
+extension ChargeRecord: StoredJSONWritable {
+    func write(to json: inout JSONWriter) {
+        switch self {
+        case .requested(let at):
+            json.beginObject()
+            json.key("requested")
+            json.beginObject()
+            json.field("at", codable: at)
+            json.endObject()
+            json.endObject()
+        case .approved(let payment):
+            json.enumCase("approved", "_0", payment)
+        }
+    }
+}
