@@ -2,13 +2,17 @@
 ///
 /// Command bodies and the cart lines the store keeps are read with it instead of `JSONDecoder`, whose
 /// `Codable` containers cost 8 % of a worker's CPU per command. Of repeated keys the first wins, as
-/// with `JSONDecoder`. Nesting is limited, so that a hostile body cannot exhaust the stack.
+/// with `JSONDecoder`. Nesting is limited, so that a hostile body cannot exhaust the stack. The text
+/// is taken to be UTF-8, as callers check first: an invalid sequence in a string reads as U+FFFD.
 public struct JSONParser {
-    /// The text is not JSON; where it stopped making sense, for tests.
-    public struct Failure: Error {
+    /// The text is not JSON: where it stopped making sense.
+    public struct Failure: Error, CustomStringConvertible {
         public let offset: Int
+
+        public var description: String { "not JSON at byte \(offset)" }
     }
 
+    /// Arrays and objects nested deeper than this are refused: each level is a call of the parser's.
     public static let maximumDepth = 512
 
     private let bytes: [UInt8]
@@ -112,7 +116,7 @@ public struct JSONParser {
         guard depth <= Self.maximumDepth else { throw failure }
     }
 
-    /// A quoted string; runs without escapes are taken as they are (the body was checked to be UTF-8).
+    /// A quoted string; runs without escapes are taken as they are.
     private mutating func string() throws(Failure) -> String {
         offset += 1
         var text = ""

@@ -55,31 +55,51 @@ import Testing
         try expectCodableForm([CartLine]())
     }
 
-    /// Lines stored through `JSONEncoder`, as rows were before the store wrote its own JSON, read back alike.
+    /// Lines stored through `JSONEncoder`, as rows were before the store wrote its own JSON, and lines
+    /// in any key order, spacing or with keys of no use, read as `JSONDecoder` reads them.
     @Test func cartLinesReadAsJSONDecoderReadsThem() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
+        var texts = [
+            #"[ {"unitPrice": {"minorUnits": 250, "currency": "EUR"}, "sku": "SKU\u002DA", "quantity": 3, "#
+                + #""lineTotal": {"currency": "EUR", "minorUnits": 750}, "note": "ignored"} ]"#
+        ]
         for lines in [Self.cartWithEverything.lines, [], [try CartLine(sku: sku("SKU-X"), quantity: 99, unitPrice: eur(Int64.max / 100))]] {
-            #expect(try StoredJSON.cartLines(StoredJSON.text(lines)) == lines)
-            #expect(try StoredJSON.cartLines(String(decoding: encoder.encode(lines), as: UTF8.self)) == lines)
+            texts.append(try StoredJSON.text(lines))
+            texts.append(String(decoding: try encoder.encode(lines), as: UTF8.self))
         }
-        let unsorted =
-            #"[ {"unitPrice": {"minorUnits": 250, "currency": "EUR"}, "sku": "SKU-A", "quantity": 3, "#
-            + #""lineTotal": {"currency": "EUR", "minorUnits": 750}, "note": "ignored"} ]"#
-        #expect(try StoredJSON.cartLines(unsorted) == [try CartLine(sku: sku("SKU-A"), quantity: 3, unitPrice: eur(250))])
+        for text in texts {
+            #expect(try StoredJSON.cartLines(text) == JSONDecoder().decode([CartLine].self, from: Data(text.utf8)), "\(text)")
+        }
     }
 
+    /// What `JSONDecoder` refuses too, each with where it is wrong.
     @Test(arguments: [
+        ("[{", "not JSON at byte 2"),
         ("{}", "not an array"),
-        ("[1]", "not an object"),
-        (storedLine(lineTotal: nil), "has no lineTotal"),
-        (storedLine(quantity: "3.0"), "quantity of a cart line is not an integer"),
-        (storedLine(lineTotal: "700"), "not its stored lineTotal"),
+        ("[1]", "lines[0] is not an object"),
+        (storedLine(lineTotal: nil), "lines[0] has no lineTotal"),
+        (storedLine(unitPrice: "\"250\""), "lines[0].unitPrice.minorUnits is not an integer"),
         (storedLine(sku: "SKU A"), "invalid-identifier"),
         (storedLine(currency: "eur"), "invalid-currency-code"),
+    ])
+    func cartLinesThatDoNotReadAreRefused(text: String, reason: String) {
+        #expect(throws: (any Error).self) { try JSONDecoder().decode([CartLine].self, from: Data(text.utf8)) }
+        #expect {
+            try StoredJSON.cartLines(text)
+        } throws: { error in
+            "\(error)".contains(reason)
+        }
+    }
+
+    /// What `JSONDecoder` let by but no line of this worker's can hold: refused rather than believed.
+    @Test(arguments: [
+        (storedLine(quantity: "3.0"), "lines[0].quantity is not an integer in range, in plain digits"),
+        (storedLine(lineTotal: "700"), "totals 750 EUR, not its stored lineTotal 700 EUR"),
+        (storedLine(totalCurrency: "USD"), "not its stored lineTotal 750 USD"),
         (storedLine(quantity: "2", unitPrice: "\(Int64.max)"), "overflow"),
     ])
-    func cartLinesThatDoNotFitAreRefused(text: String, reason: String) {
+    func cartLinesNoLineCanHoldAreRefused(text: String, reason: String) {
         #expect {
             try StoredJSON.cartLines(text)
         } throws: { error in
@@ -89,9 +109,10 @@ import Testing
 
     /// One stored line of `SKU-A`, 3 × 250 EUR, with the fields given in place of the right ones; nil leaves `lineTotal` out.
     private static func storedLine(
-        sku: String = "SKU-A", quantity: String = "3", unitPrice: String = "250", currency: String = "EUR", lineTotal: String? = "750"
+        sku: String = "SKU-A", quantity: String = "3", unitPrice: String = "250", currency: String = "EUR", lineTotal: String? = "750",
+        totalCurrency: String = "EUR"
     ) -> String {
-        let total = lineTotal.map { #","lineTotal":{"currency":"EUR","minorUnits":\#($0)}"# } ?? ""
+        let total = lineTotal.map { #","lineTotal":{"currency":"\#(totalCurrency)","minorUnits":\#($0)}"# } ?? ""
         return #"[{"sku":"\#(sku)","quantity":\#(quantity),"unitPrice":{"currency":"\#(currency)","minorUnits":\#(unitPrice)}\#(total)}]"#
     }
 

@@ -4,25 +4,31 @@ import JSONReading
 extension StoredJSON {
     /// Cart lines as ``text(_:)`` stores them (their `Codable` form), read without `JSONDecoder`: every
     /// PlaceOrder reads its cart on SQLite's one writer, where decoding five lines through `Codable`
-    /// took about a tenth of its time. Reads what `JSONDecoder` reads of stored lines; a line whose
-    /// `lineTotal` is not `unitPrice × quantity` is refused rather than believed.
+    /// took about a tenth of its time. Reads what this worker and `JSONEncoder` write; two things
+    /// `JSONDecoder` let by are refused: an integer not in plain digits (`3.0`), which neither writes,
+    /// and a `lineTotal` that is not `unitPrice × quantity`, which no line of this worker's can have.
     static func cartLines(_ text: String) throws -> [CartLine] {
-        guard case .array(let elements) = try JSONParser.parse(Array(text.utf8)) else {
-            throw mismatch("cart lines are not an array")
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(Array(text.utf8))
+        } catch {
+            throw mismatch("the cart lines are \(error)")
         }
-        return try elements.map { element in
-            let line = try StoredObject(element, "a cart line")
+        guard case .array(let elements) = json else { throw mismatch("the cart lines are not an array") }
+        return try elements.enumerated().map { index, element in
+            let line = try StoredObject(element, "lines[\(index)]")
             let read = try CartLine(
-                sku: SKU(line.string("sku")), quantity: line.integer("quantity"), unitPrice: money(line.value("unitPrice")))
-            guard try read.lineTotal == money(line.value("lineTotal")) else {
-                throw mismatch("the line of \(read.sku) totals \(read.lineTotal), not its stored lineTotal")
+                sku: SKU(line.string("sku")), quantity: line.integer("quantity"), unitPrice: money(line, "unitPrice"))
+            let stored = try money(line, "lineTotal")
+            guard read.lineTotal == stored else {
+                throw mismatch("lines[\(index)] (\(read.sku)) totals \(read.lineTotal), not its stored lineTotal \(stored)")
             }
             return read
         }
     }
 
-    private static func money(_ value: JSONValue) throws -> Money {
-        let money = try StoredObject(value, "an amount")
+    private static func money(_ line: StoredObject, _ key: String) throws -> Money {
+        let money = try StoredObject(line.value(key), "\(line.path).\(key)")
         return Money(minorUnits: try money.integer("minorUnits"), currency: try CurrencyCode(money.string("currency")))
     }
 
@@ -33,27 +39,28 @@ extension StoredJSON {
     /// One JSON object of stored text, its fields read as the `Codable` form has them.
     private struct StoredObject {
         let fields: [String: JSONValue]
-        let name: String
+        /// Where the object is in the lines, such as `lines[1].unitPrice`, for errors.
+        let path: String
 
-        init(_ value: JSONValue, _ name: String) throws {
-            guard case .object(let fields) = value else { throw mismatch("\(name) is not an object") }
+        init(_ value: JSONValue, _ path: String) throws {
+            guard case .object(let fields) = value else { throw mismatch("\(path) is not an object") }
             self.fields = fields
-            self.name = name
+            self.path = path
         }
 
         func value(_ key: String) throws -> JSONValue {
-            guard let value = fields[key] else { throw mismatch("\(name) has no \(key)") }
+            guard let value = fields[key] else { throw mismatch("\(path) has no \(key)") }
             return value
         }
 
         func string(_ key: String) throws -> String {
-            guard case .string(let string) = try value(key) else { throw mismatch("\(key) of \(name) is not a string") }
+            guard case .string(let string) = try value(key) else { throw mismatch("\(path).\(key) is not a string") }
             return string
         }
 
         func integer<Integer: FixedWidthInteger>(_ key: String) throws -> Integer {
             guard case .number(let text) = try value(key), let integer = Integer(text) else {
-                throw mismatch("\(key) of \(name) is not an integer in range")
+                throw mismatch("\(path).\(key) is not an integer in range, in plain digits")
             }
             return integer
         }

@@ -2,8 +2,8 @@ import Foundation
 import JSONWriting
 
 /// How outcomes, cart lines and charges are written as JSON text: the types' own `Codable` form,
-/// keys sorted so equal values store equal text, and read back with `JSONDecoder`, but for cart
-/// lines, which every order reads (``cartLines(_:)``).
+/// keys sorted so equal values store equal text, and read back with `JSONDecoder`, but for the
+/// `carts` table's lines, which every order reads (``cartLines(_:)``).
 ///
 /// What every command stores (``StoredJSONWritable``) is written straight into bytes: through
 /// `JSONEncoder` the outcome and the cart's lines of a sync were a tenth of a worker's CPU on SQLite.
