@@ -31,19 +31,6 @@ import Testing
         #expect(decoded.cartVersion == 2)
     }
 
-    @Test(
-        arguments: [
-            ("2.0", 2), ("1e2", 100), ("1E+2", 100), ("150e-1", 15), ("1.5e1", 15), ("-3.00", -3), ("0.0e5", 0), ("-0", 0),
-            ("9223372036854775807.0", Int.max), ("-9223372036854775808", Int.min),
-            ("2.5", nil), ("1.9999999999999999", nil), ("2.0000000000000001", nil), ("15e-2", nil), ("1e400", nil), ("1e-400", nil),
-            ("9223372036854775808", nil), ("1e99999999999999999999", nil), ("0e99999999999999999999", 0),
-            ("1e9223372036854775807", nil), ("1e-9223372036854775808", nil), ("1.5e-9223372036854775808", nil),
-            ("-1.5e-99999999999999999999", nil), ("1000e-1000001", nil),
-        ] as [(String, Int?)])
-    func readsAnIntegerOnlyFromANumberThatIsOneExactly(text: String, integer: Int?) {
-        #expect(CommandFields.exactInteger(text, as: Int.self) == integer)
-    }
-
     @Test(arguments: [
         ("", "invalid-json", "the body is not JSON"),
         ("{not json", "invalid-json", "the body is not JSON"),

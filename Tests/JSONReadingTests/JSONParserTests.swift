@@ -1,7 +1,7 @@
 import JSONReading
 import Testing
 
-/// The parser on its own: what command bodies and stored cart lines rely on of it.
+/// The parser and its numbers on their own: what command bodies and stored cart lines rely on.
 @Suite struct JSONParserTests {
     @Test func readsEveryKindOfValueAndKeepsNumbersAsTheirText() throws {
         let value = try parse(#" {"a": [1, -0.5e+3, "x\u00e9\n", true, false, null], "b": {}} "#)
@@ -53,6 +53,19 @@ import Testing
         #expect(throws: JSONParser.Failure.self) {
             try parse(String(repeating: "[", count: deepest + 1) + String(repeating: "]", count: deepest + 1))
         }
+    }
+
+    @Test(
+        arguments: [
+            ("2.0", 2), ("1e2", 100), ("1E+2", 100), ("150e-1", 15), ("1.5e1", 15), ("-3.00", -3), ("0.0e5", 0), ("-0", 0),
+            ("9223372036854775807.0", Int.max), ("-9223372036854775808", Int.min),
+            ("2.5", nil), ("1.9999999999999999", nil), ("2.0000000000000001", nil), ("15e-2", nil), ("1e400", nil), ("1e-400", nil),
+            ("9223372036854775808", nil), ("1e99999999999999999999", nil), ("0e99999999999999999999", 0),
+            ("1e9223372036854775807", nil), ("1e-9223372036854775808", nil), ("1.5e-9223372036854775808", nil),
+            ("-1.5e-99999999999999999999", nil), ("1000e-1000001", nil),
+        ] as [(String, Int?)])
+    func readsAnIntegerOnlyFromANumberThatIsOneExactly(text: String, integer: Int?) {
+        #expect(JSONValue.number(text).exactInteger(as: Int.self) == integer)
     }
 
     private func parse(_ text: String) throws(JSONParser.Failure) -> JSONValue {

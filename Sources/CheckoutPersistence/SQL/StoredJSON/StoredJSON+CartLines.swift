@@ -4,9 +4,8 @@ import JSONReading
 extension StoredJSON {
     /// Cart lines as ``text(_:)`` stores them (their `Codable` form), read without `JSONDecoder`: every
     /// PlaceOrder reads its cart on SQLite's one writer, where decoding five lines through `Codable`
-    /// took about a tenth of its time. Reads what this worker and `JSONEncoder` write; two things
-    /// `JSONDecoder` let by are refused: an integer not in plain digits (`3.0`), which neither writes,
-    /// and a `lineTotal` that is not `unitPrice × quantity`, which no line of this worker's can have.
+    /// took about a tenth of its time. Reads what `JSONDecoder` reads, but for a `lineTotal` that is not
+    /// `unitPrice × quantity`, which no line of this worker's can have: refused rather than believed.
     static func cartLines(_ text: String) throws -> [CartLine] {
         let json: JSONValue
         do {
@@ -59,8 +58,8 @@ extension StoredJSON {
         }
 
         func integer<Integer: FixedWidthInteger>(_ key: String) throws -> Integer {
-            guard case .number(let text) = try value(key), let integer = Integer(text) else {
-                throw mismatch("\(path).\(key) is not an integer in range, in plain digits")
+            guard let integer = try value(key).exactInteger(as: Integer.self) else {
+                throw mismatch("\(path).\(key) is not an integer in range")
             }
             return integer
         }
