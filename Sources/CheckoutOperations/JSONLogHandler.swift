@@ -67,8 +67,7 @@ public struct JSONLogHandler: LogHandler {
             effective.merge(explicit) { _, explicit in explicit }
         }
         if let error = event.error {
-            effective["error.type"] = "\(String(reflecting: type(of: error)))"
-            effective["error.message"] = "\(error)"
+            effective.add(error: error)
         }
         return effective
     }

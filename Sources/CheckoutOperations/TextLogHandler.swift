@@ -58,8 +58,7 @@ public struct TextLogHandler: LogHandler {
     static func writtenMetadata(of event: LogEvent) -> Logger.Metadata? {
         var metadata = event.metadata ?? [:]
         if let error = event.error {
-            metadata["error.type"] = "\(String(reflecting: type(of: error)))"
-            metadata["error.message"] = "\(error)"
+            metadata.add(error: error)
         }
         return metadata.isEmpty ? nil : metadata.mapValues(token)
     }
