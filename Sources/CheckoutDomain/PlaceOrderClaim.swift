@@ -1,4 +1,4 @@
-/// The answer to ``PlaceOrderStore/claim(_:digest:at:leaseUntil:cart:)``.
+/// The answer to ``PlaceOrderStore/claim(_:digest:at:leaseUntil:cart:chargeRequest:)``.
 public struct PlaceOrderClaim: Sendable, Equatable {
     public let claim: CommandClaim<PlaceOrderOutcome>
     /// The stored cart when the command is ``CommandClaim/claimed``; nil when it was never synced, and
@@ -7,10 +7,14 @@ public struct PlaceOrderClaim: Sendable, Equatable {
     /// Those of the cart's SKUs the catalog knows, when the store read them with the cart; nil when it
     /// did not (a cart written before the store could), and the use case reads them from the catalog.
     public let products: [SKU: Product]?
+    /// What the store recorded of the command's charge with the claim, as the claim's `chargeRequest`
+    /// answered; nil when it recorded nothing.
+    public let recordedCharge: ChargeRecord?
 
-    public init(claim: CommandClaim<PlaceOrderOutcome>, cart: Cart?, products: [SKU: Product]? = nil) {
+    public init(claim: CommandClaim<PlaceOrderOutcome>, cart: Cart?, products: [SKU: Product]? = nil, recordedCharge: ChargeRecord? = nil) {
         self.claim = claim
         self.cart = cart
         self.products = products
+        self.recordedCharge = recordedCharge
     }
 }

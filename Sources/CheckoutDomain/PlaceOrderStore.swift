@@ -6,8 +6,14 @@ public protocol PlaceOrderStore: Sendable {
     /// ``ProcessedCommands/claim(_:digest:at:leaseUntil:)`` of PlaceOrder's command and, in the same
     /// call, the cart `cartID` it orders and the catalog's products of its lines, read when the command
     /// is claimed.
+    ///
+    /// When the command is claimed and both the cart and its products are read, `chargeRequest` is
+    /// asked what to record of the command's charge (``ChargeLog/record(_:for:)``), and what it answers
+    /// is written with the claim, in the same write, before the call returns: an order whose rules pass
+    /// then costs no write of its own before the payment processor is called. It is asked at most once.
     func claim(
-        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, cart cartID: CartID
+        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, cart cartID: CartID,
+        chargeRequest: @escaping @Sendable (Cart, [SKU: Product]) -> ChargeRecord?
     ) async throws
         -> PlaceOrderClaim
 }

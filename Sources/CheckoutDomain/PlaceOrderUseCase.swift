@@ -13,8 +13,9 @@ public import Foundation
 /// (`order-failed`).
 ///
 /// A command is handled once: it is claimed in ``ProcessedCommands`` first (with its cart and
-/// products, in one call of ``PlaceOrderStore``), and its outcome is stored there (with the order,
-/// in one unit), so a repeat reports the stored outcome and charges nothing. A retry after a
+/// products, in one call of ``PlaceOrderStore``, whose write also records the charge's request in
+/// ``ChargeLog`` when the rules pass on what it read), and its outcome is stored there (with the
+/// order, in one unit), so a repeat reports the stored outcome and charges nothing. A retry after a
 /// transient failure charges again with the same idempotency key, which the processor answers with
 /// the first charge; a retry rejected before payment, or a command abandoned after its last retry,
 /// refunds whatever an earlier attempt charged under that key, so no money is kept without an
@@ -64,7 +65,11 @@ public struct PlaceOrderUseCase: PlaceOrder {
         }
         let now = now()
         let start = try await store.claim(
-            command.id, digest: request.digest, at: now, leaseUntil: now.addingTimeInterval(claimLease), cart: command.cartID)
+            command.id, digest: request.digest, at: now, leaseUntil: now.addingTimeInterval(claimLease), cart: command.cartID,
+            chargeRequest: { [clock = self.now] cart, products in
+                guard case .charge = PlaceOrderCheck.of(command, cart: cart, products: products) else { return nil }
+                return .requested(at: clock())
+            })
         try await processedCommands.once(
             command.id, claim: start.claim,
             work: { try await place(command, start: start, at: now) },
@@ -129,20 +134,10 @@ public struct PlaceOrderUseCase: PlaceOrder {
 
     private func place(_ command: ValidPlaceOrderRequest, start: PlaceOrderClaim, at now: Date) async throws -> PlaceOrderOutcome {
         guard let cart = start.cart else {
-            return try await reject(command, .cartNotFound, "cart \(command.cartID) does not exist")
+            return try await reject(command.rejection(.cartNotFound, "cart \(command.cartID) does not exist"), of: command)
         }
-        guard cart.customerID == command.customerID else {
-            return try await reject(command, .forbidden, "cart \(command.cartID) belongs to another customer")
-        }
-        guard !cart.isCheckedOut else {
-            return try await reject(command, .cartCheckedOut, "an order was already placed from cart \(command.cartID)")
-        }
-        guard !cart.lines.isEmpty else {
-            return try await reject(command, .cartEmpty, "cart \(command.cartID) has no lines")
-        }
-        guard cart.version == command.cartVersion else {
-            return try await reject(
-                command, .cartChanged, "cart \(command.cartID) is at version \(cart.version), not \(command.cartVersion)")
+        if let rejection = PlaceOrderCheck.cartRejection(of: command, cart: cart) {
+            return try await reject(rejection, of: command)
         }
         let products: [SKU: Product]
         if let read = start.products {
@@ -152,24 +147,15 @@ public struct PlaceOrderUseCase: PlaceOrder {
         }
         let lines: [CartLine]
         let total: Money
-        do {
-            lines = try Self.reprice(cart.lines, with: products)
-            total = try CartLine.total(of: lines, in: cart.currency)
-        } catch {
-            return try await reject(command, .invalidRequest, "invalid request: the order's total cannot be computed (\(error))")
+        switch PlaceOrderCheck.pricing(of: command, cart: cart, products: products) {
+        case .reject(let rejection):
+            return try await reject(rejection, of: command)
+        case .charge(let repriced, let sum):
+            (lines, total) = (repriced, sum)
         }
-        guard total == command.expectedTotal else {
-            return try await reject(command, .priceChanged, "the total is now \(total), not \(command.expectedTotal)", newTotal: total)
+        if start.recordedCharge == nil {
+            try await charges.record(.requested(at: self.now()), for: command.id)
         }
-        let unavailable = lines.filter { line in
-            guard let product = products[line.sku], product.price.currency == cart.currency else { return true }
-            return !product.isActive || product.stock < line.quantity
-        }
-        guard unavailable.isEmpty else {
-            let skus = unavailable.map(\.sku)
-            return try await reject(command, .outOfStock, "not in stock: \(skus.map(\.rawValue).joined(separator: ", "))", skus: skus)
-        }
-        try await charges.record(.requested(at: self.now()), for: command.id)
         let result: ChargeResult
         do {
             result = try await payments.charge(total, with: command.paymentToken, idempotencyKey: command.id)
@@ -181,9 +167,10 @@ public struct PlaceOrderUseCase: PlaceOrder {
         }
         switch result {
         case .declined(let code):
-            return try await reject(command, .paymentDeclined, "the payment was declined: \(code)", declineCode: code)
+            let rejection = command.rejection(.paymentDeclined, "the payment was declined: \(code)", declineCode: code)
+            return try await reject(rejection, of: command)
         case .failed(let failure):
-            return try await reject(command, .paymentFailed, "the payment failed: \(failure.message)")
+            return try await reject(command.rejection(.paymentFailed, "the payment failed: \(failure.message)"), of: command)
         case .approved(let payment):
             let order = Order(
                 id: OrderID(placedBy: command.id),
@@ -205,20 +192,6 @@ public struct PlaceOrderUseCase: PlaceOrder {
         }
     }
 
-    /// Today's price for every line whose product is still sold in the cart's currency; the others
-    /// keep their price, and the stock check rejects them.
-    private static func reprice(_ lines: [CartLine], with products: [SKU: Product]) throws(MoneyError) -> [CartLine] {
-        var repriced: [CartLine] = []
-        for line in lines {
-            guard let product = products[line.sku], product.price.currency == line.unitPrice.currency else {
-                repriced.append(line)
-                continue
-            }
-            repriced.append(try CartLine(sku: line.sku, quantity: line.quantity, unitPrice: product.price))
-        }
-        return repriced
-    }
-
     /// Stores the paid order; if that cannot be done, records `order-failed` with the payment to refund.
     private func store(_ order: Order, from cart: Cart, for command: ValidPlaceOrderRequest) async throws -> PlaceOrderOutcome {
         let failure: String
@@ -233,28 +206,12 @@ public struct PlaceOrderUseCase: PlaceOrder {
             failure = "cart \(command.cartID) changed while paying"
         }
         return try await reject(
-            command, .orderFailed, "the order could not be stored: \(failure); the payment was refunded", refund: order.payment)
+            command.rejection(.orderFailed, "the order could not be stored: \(failure); the payment was refunded", refund: order.payment),
+            of: command)
     }
 
-    private func reject(
-        _ command: ValidPlaceOrderRequest,
-        _ reason: PlaceOrderRejectionReason,
-        _ message: String,
-        newTotal: Money? = nil,
-        skus: [SKU]? = nil,
-        declineCode: DeclineCode? = nil,
-        refund: Payment? = nil
-    ) async throws -> PlaceOrderOutcome {
-        let rejection = PlaceOrderRejection(
-            cartID: command.cartID.rawValue,
-            reason: reason,
-            message: message,
-            newTotal: newTotal,
-            skus: skus,
-            declineCode: declineCode,
-            refundedPayment: refund
-        )
-        return try await processedCommands.record(.rejected(rejection: rejection), for: command.id)
+    private func reject(_ rejection: PlaceOrderRejection, of command: ValidPlaceOrderRequest) async throws -> PlaceOrderOutcome {
+        try await processedCommands.record(.rejected(rejection: rejection), for: command.id)
     }
 
     /// Refunds first when the outcome owes a refund: the outcome is recorded before the refund is

@@ -29,20 +29,34 @@ import Testing
         #expect(try await store.carts.cart(cartID())?.isCheckedOut == true)
     }
 
-    /// Every call is a round trip on a shared database: the claim reads the cart and its products, and
-    /// the order carries its payment, so the way that succeeds records no approval beside it.
-    @Test func placesTheOrderInThreeStoreCalls() async throws {
+    /// Every call is a write the order waits for: the claim reads the cart and its products and records
+    /// the charge's request, and the order carries its payment, so the way that succeeds records no
+    /// approval beside it.
+    @Test func placesTheOrderInTwoStoreCalls() async throws {
         let interceptor = StoreInterceptor()
-        let (sut, _, _, output, _) = try await makeSUT(interceptor: interceptor)
+        let (sut, store, _, output, clock) = try await makeSUT(interceptor: interceptor)
 
         try await sut.execute(request(commandID: "cmd-1"))
 
         #expect(await output.messages.count == 1)
-        #expect(interceptor.calls == [.claimCommand, .recordCharge, .placeOrder])
+        #expect(interceptor.calls == [.claimCommand, .placeOrder])
+        #expect(try await store.charges.charge(of: commandID("cmd-1")) == .requested(at: clock.now()))
+    }
+
+    /// The claim records the request only when the rules pass: a rejected command asked for no charge,
+    /// and so a later rejection of it asks the processor nothing.
+    @Test func aCommandRejectedBeforePaymentRecordsNoChargeRequest() async throws {
+        let (sut, store, _, output, _) = try await makeSUT(carts: [cart(version: 3)])
+
+        try await sut.execute(request(commandID: "cmd-1", cartVersion: 2))
+
+        #expect(await rejections(output).map(\.reason) == [.cartChanged])
+        #expect(try await store.charges.charge(of: commandID("cmd-1")) == nil)
     }
 
     /// A cart written before the store read products with the claim (a worker of the version before,
-    /// during a rolling upgrade) comes without them: they are read from the catalog.
+    /// during a rolling upgrade) comes without them: they are read from the catalog, and the charge's
+    /// request is a write of its own.
     @Test func readsTheProductsFromTheCatalogWhenTheClaimCameWithout() async throws {
         let interceptor = StoreInterceptor()
         let (sut, store, _, output, clock) = try await makeSUT(interceptor: interceptor, productsWithTheClaim: false)

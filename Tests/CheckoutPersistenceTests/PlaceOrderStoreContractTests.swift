@@ -3,14 +3,15 @@ import CheckoutPersistence
 import CheckoutTestSupport
 import Foundation
 import PostgresNIO
+import Synchronization
 import Testing
 
 /// The rules of ``PlaceOrderStore`` that every engine keeps: the claim is ``ProcessedCommands``'
-/// (``ProcessedCommandsContractTests``), and the cart comes with it only when the command is claimed.
+/// (``ProcessedCommandsContractTests``), the cart and its products come with it only when the command
+/// is claimed, and only then is its charge request asked, and what it answers recorded in ``ChargeLog``.
 @Suite struct PlaceOrderStoreContractTests {
     private let now = Fixtures.now
 
-    /// SQLite leaves the products to the catalog: read with the claim, they would be read on its one writer.
     @Test(arguments: TestDatabase.allCases)
     func aClaimedCommandComesWithTheStoredCartAndItsProducts(database: TestDatabase) async throws {
         try await database.withStore { store in
@@ -19,51 +20,110 @@ import Testing
             let cart = Fixtures.cart(version: 2, lines: [Fixtures.line("SKU-A", quantity: 2), Fixtures.line("SKU-B")])
             _ = try await store.syncCarts.record(Fixtures.synced(Fixtures.cart(version: 1)), digest: nil, for: Fixtures.command())
             _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
+            let command = Fixtures.command()
+            let asked = ChargeRequests(answer: nil)
 
-            let start = try await store.placeOrders.claim(Fixtures.command(), digest: nil, at: now, leaseUntil: now + 60, cart: cart.id)
+            let start = try await store.placeOrders.claim(
+                command, digest: nil, at: now, leaseUntil: now + 60, cart: cart.id, chargeRequest: asked.answer)
 
-            let products = database == .sqlite ? nil : [known.sku: known]
-            #expect(start == PlaceOrderClaim(claim: .claimed, cart: cart, products: products))
+            #expect(start == PlaceOrderClaim(claim: .claimed, cart: cart, products: [known.sku: known]))
+            #expect(asked.reads == [ChargeRequests.Read(cart: cart, products: [known.sku: known])])
+            #expect(try await store.charges.charge(of: command) == nil)
+        }
+    }
+
+    /// The request is written with the claim, so the payment processor can be called at once.
+    @Test(arguments: TestDatabase.allCases)
+    func aClaimRecordsTheChargeItsRequestAnswers(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let product = Fixtures.product("SKU-A")
+            _ = try await store.importCatalog([product])
+            let cart = Fixtures.cart(lines: [Fixtures.line("SKU-A")])
+            _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
+            let command = Fixtures.command()
+            let requested = ChargeRecord.requested(at: now + 0.5)
+
+            let start = try await store.placeOrders.claim(
+                command, digest: nil, at: now, leaseUntil: now + 60, cart: cart.id, chargeRequest: ChargeRequests(answer: requested).answer)
+
+            #expect(start == PlaceOrderClaim(claim: .claimed, cart: cart, products: [product.sku: product], recordedCharge: requested))
+            #expect(try await store.charges.charge(of: command) == requested)
+        }
+    }
+
+    /// What an earlier attempt recorded of its charge is what a later rejection refunds.
+    @Test(arguments: TestDatabase.allCases)
+    func aClaimWhoseRequestAnswersNothingKeepsTheChargeOfAnEarlierAttempt(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            _ = try await store.importCatalog([Fixtures.product("SKU-A")])
+            let cart = Fixtures.cart(lines: [Fixtures.line("SKU-A")])
+            _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
+            let command = Fixtures.command()
+            let earlier = ChargeRecord.approved(Payment(id: PaymentID("pay_1"), amount: Money(minorUnits: 1000, currency: Fixtures.eur)))
+            _ = try await store.placeOrders.claim(command, digest: nil, at: now, leaseUntil: now + 60, cart: cart.id) { _, _ in earlier }
+            try await store.placeOrderCommands.release(command)
+
+            let start = try await store.placeOrders.claim(
+                command, digest: nil, at: now + 1, leaseUntil: now + 61, cart: cart.id, chargeRequest: ChargeRequests(answer: nil).answer)
+
+            #expect(start.claim == .claimed)
+            #expect(start.recordedCharge == nil)
+            #expect(try await store.charges.charge(of: command) == earlier)
         }
     }
 
     /// A cart written by a worker of the version before, during a rolling upgrade, has no `skus`.
-    @Test func aCartWrittenWithoutItsSKUsComesWithoutProductsOnPostgreSQL() async throws {
+    @Test func aCartWrittenWithoutItsSKUsComesWithoutProductsOrAChargeOnPostgreSQL() async throws {
         try await TestDatabase.postgres.withFreshURL { url in
             let store = try await CheckoutStore.open(url, poolSize: 1, logger: TestLogger.logger)
             let cart = Fixtures.cart()
             _ = try await store.importCatalog([Fixtures.product("SKU-A")])
             _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
             try await Self.forgetTheSKUsOfEveryCart(inSchemaOf: url)
+            let command = Fixtures.command()
+            let asked = ChargeRequests(answer: .requested(at: now))
 
-            let start = try await store.placeOrders.claim(Fixtures.command(), digest: nil, at: now, leaseUntil: now + 60, cart: cart.id)
+            let start = try await store.placeOrders.claim(
+                command, digest: nil, at: now, leaseUntil: now + 60, cart: cart.id, chargeRequest: asked.answer)
+            let charge = try await store.charges.charge(of: command)
             await store.close()
 
             #expect(start == PlaceOrderClaim(claim: .claimed, cart: cart, products: nil))
+            #expect(asked.reads.isEmpty)
+            #expect(charge == nil)
         }
     }
 
     @Test(arguments: TestDatabase.allCases)
-    func aClaimedCommandOfACartNeverSyncedComesWithNone(database: TestDatabase) async throws {
+    func aClaimedCommandOfACartNeverSyncedComesWithNoneAndRecordsNoCharge(database: TestDatabase) async throws {
         try await database.withStore { store in
+            let command = Fixtures.command()
+            let asked = ChargeRequests(answer: .requested(at: now))
+
             let start = try await store.placeOrders.claim(
-                Fixtures.command(), digest: nil, at: now, leaseUntil: now + 60, cart: CartID("never-synced"))
+                command, digest: nil, at: now, leaseUntil: now + 60, cart: CartID("never-synced"), chargeRequest: asked.answer)
 
             #expect(start == PlaceOrderClaim(claim: .claimed, cart: nil))
+            #expect(asked.reads.isEmpty)
+            #expect(try await store.charges.charge(of: command) == nil)
         }
     }
 
     @Test(arguments: TestDatabase.allCases)
-    func aCommandAnotherAttemptHoldsComesWithoutTheCart(database: TestDatabase) async throws {
+    func aCommandAnotherAttemptHoldsComesWithoutTheCartAndRecordsNoCharge(database: TestDatabase) async throws {
         try await database.withStore { store in
             let cart = Fixtures.cart(version: 1)
             _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
             let command = Fixtures.command()
-            _ = try await store.placeOrders.claim(command, digest: nil, at: now, leaseUntil: now + 60, cart: cart.id)
+            _ = try await store.placeOrders.claim(command, digest: nil, at: now, leaseUntil: now + 60, cart: cart.id) { _, _ in nil }
+            let asked = ChargeRequests(answer: .requested(at: now + 1))
 
-            let start = try await store.placeOrders.claim(command, digest: nil, at: now + 1, leaseUntil: now + 61, cart: cart.id)
+            let start = try await store.placeOrders.claim(
+                command, digest: nil, at: now + 1, leaseUntil: now + 61, cart: cart.id, chargeRequest: asked.answer)
 
             #expect(start == PlaceOrderClaim(claim: .inProgress(until: now + 60), cart: nil))
+            #expect(asked.reads.isEmpty)
+            #expect(try await store.charges.charge(of: command) == nil)
         }
     }
 
@@ -77,6 +137,30 @@ import Testing
         } catch {
             try? await connection.close()
             throw error
+        }
+    }
+
+    /// A charge request that answers `answer` and keeps what it was asked about.
+    private final class ChargeRequests: Sendable {
+        struct Read: Equatable {
+            let cart: Cart
+            let products: [SKU: Product]
+        }
+
+        private let answered: ChargeRecord?
+        private let asked = Mutex<[Read]>([])
+
+        init(answer: ChargeRecord?) {
+            answered = answer
+        }
+
+        var reads: [Read] { asked.withLock { $0 } }
+
+        var answer: @Sendable (Cart, [SKU: Product]) -> ChargeRecord? {
+            { [self] cart, products in
+                asked.withLock { $0.append(Read(cart: cart, products: products)) }
+                return answered
+            }
         }
     }
 }

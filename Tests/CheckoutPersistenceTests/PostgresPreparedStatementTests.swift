@@ -126,8 +126,8 @@ import Testing
         }
     }
 
-    /// PlaceOrder's three statements (the claim with the cart and its products, the charge's request,
-    /// the order) are prepared at the first command on a connection only.
+    /// PlaceOrder's three statements (the claim with the cart and its products, then on its connection
+    /// the charge's request, and the order) are prepared at the first command on a connection only.
     @Test func placeOrdersStatementsArePreparedAtTheFirstCommandOnly() async throws {
         try await TestDatabase.postgres.withStore(poolSize: 1) { store in
             _ = try await store.importCatalog([Fixtures.product("SKU-A", stock: 100), Fixtures.product("SKU-B", stock: 100)])

@@ -1,12 +1,14 @@
 import CheckoutDomain
 import Foundation
 
-/// ``PlaceOrderStore`` over ``InMemoryDatabase``: the claim, the cart and its products in one transaction.
+/// ``PlaceOrderStore`` over ``InMemoryDatabase``: the claim, the cart, its products and the charge's
+/// request in one transaction.
 struct InMemoryPlaceOrderStore: PlaceOrderStore {
     let database: InMemoryDatabase
 
     func claim(
-        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, cart cartID: CartID
+        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, cart cartID: CartID,
+        chargeRequest: @escaping @Sendable (Cart, [SKU: Product]) -> ChargeRecord?
     ) async throws
         -> PlaceOrderClaim
     {
@@ -16,8 +18,11 @@ struct InMemoryPlaceOrderStore: PlaceOrderStore {
             }
             let claim = state.placeOrderCommands.claim(commandID, digest: digest, at: now, leaseUntil: leaseUntil)
             guard case .claimed = claim else { return PlaceOrderClaim(claim: claim, cart: nil) }
-            let cart = state.carts[cartID]
-            return PlaceOrderClaim(claim: claim, cart: cart, products: cart.map { state.products(Set($0.lines.map(\.sku))) })
+            guard let cart = state.carts[cartID] else { return PlaceOrderClaim(claim: claim, cart: nil) }
+            let products = state.products(Set(cart.lines.map(\.sku)))
+            let charge = chargeRequest(cart, products)
+            if let charge { state.charges[commandID] = charge }
+            return PlaceOrderClaim(claim: claim, cart: cart, products: products, recordedCharge: charge)
         }
     }
 }

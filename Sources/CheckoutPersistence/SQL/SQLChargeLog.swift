@@ -11,12 +11,7 @@ struct SQLChargeLog: ChargeLog {
     func record(_ charge: ChargeRecord, for commandID: CommandID) async throws {
         let text = try StoredJSON.text(charge)
         try await executor.autocommit("recording the charge of command \(commandID)") { [log] database in
-            try await database.raw(
-                """
-                UPDATE processed_commands SET charge = \(bind: text)
-                WHERE kind = \(bind: log.kind) AND command_id = \(bind: commandID.rawValue)
-                """
-            ).run()
+            try await log.recordCharge(text, for: commandID, on: database)
         }
     }
 

@@ -23,11 +23,14 @@ struct SQLCommandLog: Sendable {
     /// date on the database's clock. A claim taken before owners were recorded names nobody and waits for
     /// its lease.
     ///
-    /// With `cartID`, a taken claim comes with that cart. On PostgreSQL the claim, the cart and the
-    /// products of its `skus` (``Migrations/cartSKUs``) are one statement, the claim in a `WITH`; a
-    /// cart without `skus` comes without products. SQLite, where a statement is no round trip and a
-    /// `WITH` cannot write, reads the cart after the claim, and its products are read apart, on a
-    /// reader rather than on the one writer.
+    /// With `cartID`, a taken claim comes with that cart and its products, and what `chargeRequest`
+    /// answers for them is written as the command's charge (``recordCharge(_:for:on:)``) on the same
+    /// connection: on SQLite in the same write, on PostgreSQL in the statement after. On PostgreSQL
+    /// the claim, the cart and the products of its `skus` (``Migrations/cartSKUs``) are one statement,
+    /// the claim in a `WITH`; a cart without `skus` comes without products, and no charge is written.
+    /// SQLite, where a statement is no round trip and a `WITH` cannot write, reads the cart and then
+    /// its products after the claim, on its one writer: that costs the writer less than a write of
+    /// the charge's own.
     ///
     /// - Parameter isOnlyAttempt: Whether this is the one attempt of this process that holds the
     ///   command's mark (``beginAttempt(_:)``). Only it takes over this worker's own claim (one an attempt
@@ -35,7 +38,7 @@ struct SQLCommandLog: Sendable {
     ///   a duplicate delivery, may only take over a claim whose lease ended or whose worker died.
     func takeClaim(
         _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, isOnlyAttempt: Bool, readingCart cartID: CartID?,
-        on database: any SQLDatabase
+        chargeRequest: (@Sendable (Cart, [SKU: Product]) -> ChargeRecord?)?, on database: any SQLDatabase
     ) async throws -> (isTaken: Bool, read: SQLCartRead?) {
         let claim: SQLQueryString = """
             INSERT INTO processed_commands (kind, command_id, lease_until, digest, owner)
@@ -56,7 +59,9 @@ struct SQLCommandLog: Sendable {
         guard let cartID, database.isPostgreSQL else {
             guard try await database.raw(claim).first() != nil else { return (false, nil) }
             guard let cartID else { return (true, nil) }
-            return (true, SQLCartRead(cart: try await SQLCarts.cart(cartID, on: database), products: nil))
+            guard let cart = try await SQLCarts.cart(cartID, on: database) else { return (true, SQLCartRead(cart: nil, products: nil)) }
+            let products = try await SQLCatalog.products(Set(cart.lines.map(\.sku)), on: database)
+            return (true, try await recordingCharge(of: commandID, for: cart, products, as: chargeRequest, on: database))
         }
         let rows = try await database.raw(
             """
@@ -77,7 +82,28 @@ struct SQLCommandLog: Sendable {
             let product = try SQLCatalog.product(from: row)
             products[product.sku] = product
         }
-        return (true, SQLCartRead(cart: cart, products: products))
+        return (true, try await recordingCharge(of: commandID, for: cart, products, as: chargeRequest, on: database))
+    }
+
+    /// The claim's read of `cart` and `products`, with what `chargeRequest` answers for them written as
+    /// the command's charge.
+    private func recordingCharge(
+        of commandID: CommandID, for cart: Cart, _ products: [SKU: Product],
+        as chargeRequest: (@Sendable (Cart, [SKU: Product]) -> ChargeRecord?)?, on database: any SQLDatabase
+    ) async throws -> SQLCartRead {
+        guard let charge = chargeRequest?(cart, products) else { return SQLCartRead(cart: cart, products: products) }
+        try await recordCharge(try StoredJSON.text(charge), for: commandID, on: database)
+        return SQLCartRead(cart: cart, products: products, recordedCharge: charge)
+    }
+
+    /// Writes `charge` (``ChargeRecord``'s stored JSON) into the command's row: ``SQLChargeLog``.
+    func recordCharge(_ charge: String, for commandID: CommandID, on database: any SQLDatabase) async throws {
+        try await database.raw(
+            """
+            UPDATE processed_commands SET charge = \(bind: charge)
+            WHERE kind = \(bind: kind) AND command_id = \(bind: commandID.rawValue)
+            """
+        ).run()
     }
 
     /// The recorded outcome (JSON), the lease and the digest of a command, or nil if it has no row.

@@ -2,17 +2,19 @@ import CheckoutDomain
 import Foundation
 
 /// ``PlaceOrderStore`` over `processed_commands`, `carts` and `products`: on PostgreSQL the claim, the
-/// cart and its products are one statement; SQLite reads the cart after the claim, on the same
-/// connection, and leaves the products to the catalog.
+/// cart and its products are one statement and the charge's request the next, on the same connection;
+/// on SQLite all of it is one write.
 struct SQLPlaceOrderStore: PlaceOrderStore {
     let commands: SQLProcessedCommands<PlaceOrderOutcome>
 
     func claim(
-        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, cart cartID: CartID
+        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, cart cartID: CartID,
+        chargeRequest: @escaping @Sendable (Cart, [SKU: Product]) -> ChargeRecord?
     ) async throws
         -> PlaceOrderClaim
     {
-        let (claim, read) = try await commands.claim(commandID, digest: digest, at: now, leaseUntil: leaseUntil, readingCart: cartID)
-        return PlaceOrderClaim(claim: claim, cart: read?.cart, products: read?.products)
+        let (claim, read) = try await commands.claim(
+            commandID, digest: digest, at: now, leaseUntil: leaseUntil, readingCart: cartID, chargeRequest: chargeRequest)
+        return PlaceOrderClaim(claim: claim, cart: read?.cart, products: read?.products, recordedCharge: read?.recordedCharge)
     }
 }

@@ -15,11 +15,12 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
         try await claim(commandID, digest: digest, at: now, leaseUntil: leaseUntil, readingCart: nil).claim
     }
 
-    /// ``claim(_:digest:at:leaseUntil:)``, and the cart `cartID` once the command is claimed: read by
-    /// the claim's own statement where the engine allows it, with its products
-    /// (``SQLCommandLog/takeClaim(_:digest:at:leaseUntil:isOnlyAttempt:readingCart:on:)``).
+    /// ``claim(_:digest:at:leaseUntil:)``, and the cart `cartID` with its products once the command is
+    /// claimed, with what `chargeRequest` answers for them written as its charge
+    /// (``SQLCommandLog/takeClaim(_:digest:at:leaseUntil:isOnlyAttempt:readingCart:chargeRequest:on:)``).
     func claim(
-        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, readingCart cartID: CartID?
+        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, readingCart cartID: CartID?,
+        chargeRequest: (@Sendable (Cart, [SKU: Product]) -> ChargeRecord?)? = nil
     ) async throws -> (claim: CommandClaim<Outcome>, read: SQLCartRead?) {
         let isOnlyAttempt = log.beginAttempt(commandID)
         let claim: (claim: CommandClaim<Outcome>, read: SQLCartRead?)
@@ -29,7 +30,7 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
                     let claimed = try await log.unlessAnotherKindHolds(commandID, on: database) {
                         try await log.takeClaim(
                             commandID, digest: digest, at: now, leaseUntil: leaseUntil, isOnlyAttempt: isOnlyAttempt, readingCart: cartID,
-                            on: database)
+                            chargeRequest: chargeRequest, on: database)
                     }
                     guard let taken = claimed else { return (.conflicting, nil) }
                     if taken.isTaken {

@@ -21,17 +21,22 @@ struct InterceptedSyncCartStore: SyncCartStore {
 struct InterceptedPlaceOrderStore: PlaceOrderStore {
     let store: any PlaceOrderStore
     let interceptor: StoreInterceptor
-    /// False: the claim comes without products, as for a cart written before the store read them with it.
+    /// False: the claim comes without products and records no charge, as for a cart written before the
+    /// store read them with it.
     var keepsProducts = true
 
     func claim(
-        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, cart cartID: CartID
+        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, cart cartID: CartID,
+        chargeRequest: @escaping @Sendable (Cart, [SKU: Product]) -> ChargeRecord?
     ) async throws
         -> PlaceOrderClaim
     {
         try await interceptor.intercept(.claimCommand)
-        let start = try await store.claim(commandID, digest: digest, at: now, leaseUntil: leaseUntil, cart: cartID)
-        return keepsProducts ? start : PlaceOrderClaim(claim: start.claim, cart: start.cart)
+        guard keepsProducts else {
+            let start = try await store.claim(commandID, digest: digest, at: now, leaseUntil: leaseUntil, cart: cartID) { _, _ in nil }
+            return PlaceOrderClaim(claim: start.claim, cart: start.cart)
+        }
+        return try await store.claim(commandID, digest: digest, at: now, leaseUntil: leaseUntil, cart: cartID, chargeRequest: chargeRequest)
     }
 }
 
