@@ -3,7 +3,7 @@
 /// Pure, so that a store that reads the cart and its products with the claim can run them there, and
 /// write the charge's request in the claim's own write (``PlaceOrderStore``), with the same answer the
 /// use case then acts on.
-enum PlaceOrderCheck: Sendable, Equatable {
+enum PlaceOrderCheck: Sendable {
     /// Every rule passed: `total` is to be charged for the repriced `lines`.
     case charge(lines: [CartLine], total: Money)
     /// A rule failed, and nothing is to be charged.
@@ -17,9 +17,9 @@ enum PlaceOrderCheck: Sendable, Equatable {
         return pricing(of: command, cart: cart, products: products)
     }
 
-    /// The rules that read the cart alone, checked before its products are needed: that it is the
-    /// customer's, not checked out, not empty and at `cartVersion`.
-    static func cartRejection(of command: ValidPlaceOrderRequest, cart: Cart) -> PlaceOrderRejection? {
+    /// The rules that read the cart alone: that it is the customer's, not checked out, not empty and
+    /// at `cartVersion`.
+    private static func cartRejection(of command: ValidPlaceOrderRequest, cart: Cart) -> PlaceOrderRejection? {
         guard cart.customerID == command.customerID else {
             return command.rejection(.forbidden, "cart \(command.cartID) belongs to another customer")
         }
@@ -37,7 +37,7 @@ enum PlaceOrderCheck: Sendable, Equatable {
 
     /// The rules that need today's products, for a cart that passed ``cartRejection(of:cart:)``: that
     /// the repriced total is `expectedTotal`, and that every line is on sale and in stock.
-    static func pricing(of command: ValidPlaceOrderRequest, cart: Cart, products: [SKU: Product]) -> PlaceOrderCheck {
+    private static func pricing(of command: ValidPlaceOrderRequest, cart: Cart, products: [SKU: Product]) -> PlaceOrderCheck {
         let lines: [CartLine]
         let total: Money
         do {

@@ -8,9 +8,11 @@ public protocol PlaceOrderStore: Sendable {
     /// is claimed.
     ///
     /// When the command is claimed and both the cart and its products are read, `chargeRequest` is
-    /// asked what to record of the command's charge (``ChargeLog/record(_:for:)``), and what it answers
-    /// is written with the claim, in the same write, before the call returns: an order whose rules pass
-    /// then costs no write of its own before the payment processor is called. It is asked at most once.
+    /// asked, at most once and with the cart and products the call returns, what to record of the
+    /// command's charge (``ChargeLog/record(_:for:)``). What it answers is written with the claim (in
+    /// the same write where the engine allows it) before the call returns: an order whose rules pass
+    /// then costs no write of its own before the payment processor is called. A claim that comes
+    /// without products has asked nothing and recorded nothing.
     func claim(
         _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, cart cartID: CartID,
         chargeRequest: @escaping @Sendable (Cart, [SKU: Product]) -> ChargeRecord?

@@ -136,9 +136,6 @@ public struct PlaceOrderUseCase: PlaceOrder {
         guard let cart = start.cart else {
             return try await reject(command.rejection(.cartNotFound, "cart \(command.cartID) does not exist"), of: command)
         }
-        if let rejection = PlaceOrderCheck.cartRejection(of: command, cart: cart) {
-            return try await reject(rejection, of: command)
-        }
         let products: [SKU: Product]
         if let read = start.products {
             products = read
@@ -147,7 +144,8 @@ public struct PlaceOrderUseCase: PlaceOrder {
         }
         let lines: [CartLine]
         let total: Money
-        switch PlaceOrderCheck.pricing(of: command, cart: cart, products: products) {
+        // The rules the store ran on the same cart and products when it recorded the charge's request.
+        switch PlaceOrderCheck.of(command, cart: cart, products: products) {
         case .reject(let rejection):
             return try await reject(rejection, of: command)
         case .charge(let repriced, let sum):

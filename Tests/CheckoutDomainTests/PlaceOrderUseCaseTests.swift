@@ -43,14 +43,17 @@ import Testing
         #expect(try await store.charges.charge(of: commandID("cmd-1")) == .requested(at: clock.now()))
     }
 
-    /// The claim records the request only when the rules pass: a rejected command asked for no charge,
-    /// and so a later rejection of it asks the processor nothing.
-    @Test func aCommandRejectedBeforePaymentRecordsNoChargeRequest() async throws {
-        let (sut, store, _, output, _) = try await makeSUT(carts: [cart(version: 3)])
+    /// The claim records the request only when every rule passes, those on today's products too: a
+    /// rejected command asked for no charge, and so a later rejection of it asks the processor nothing.
+    @Test(arguments: [PlaceOrderRejectionReason.cartChanged, .priceChanged, .outOfStock])
+    func aCommandRejectedBeforePaymentRecordsNoChargeRequest(reason: PlaceOrderRejectionReason) async throws {
+        let (sut, store, _, output, _) = try await makeSUT(
+            products: [product("SKU-RED-M", price: reason == .priceChanged ? eur(3249) : eur(2999), stock: reason == .outOfStock ? 1 : 10)],
+            carts: [cart(version: reason == .cartChanged ? 3 : 1, lines: [line("SKU-RED-M", 2, at: eur(2999))])])
 
-        try await sut.execute(request(commandID: "cmd-1", cartVersion: 2))
+        try await sut.execute(request(commandID: "cmd-1", cartVersion: 1))
 
-        #expect(await rejections(output).map(\.reason) == [.cartChanged])
+        #expect(await rejections(output).map(\.reason) == [reason])
         #expect(try await store.charges.charge(of: commandID("cmd-1")) == nil)
     }
 

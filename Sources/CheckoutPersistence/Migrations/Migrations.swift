@@ -192,8 +192,8 @@ enum Migrations {
     /// `carts.skus`: the SKUs of a cart's lines, separated by spaces (an identifier has none), so that
     /// on PostgreSQL PlaceOrder's claim reads the cart's products by key in the same statement, without
     /// parsing the lines' JSON. A cart written before this migration, or by a worker of the version
-    /// before during a rolling upgrade, has none, and its products are read apart. SQLite reads
-    /// products apart anyway and leaves the column empty.
+    /// before during a rolling upgrade, has none, and its products are read apart. SQLite's claim reads
+    /// the products of the cart's lines on its writer, and leaves the column empty.
     ///
     /// `checkout_record_sync` gains the column as its last argument; the function without it stays,
     /// for the workers of the version before.

@@ -8,5 +8,11 @@ struct SQLCartRead: Sendable {
     /// Those of the cart's SKUs the catalog knows; nil when they were not read with the claim.
     let products: [SKU: Product]?
     /// What the claim's `chargeRequest` answered, written as the command's charge; nil when nothing was.
-    var recordedCharge: ChargeRecord? = nil
+    let recordedCharge: ChargeRecord?
+
+    init(cart: Cart?, products: [SKU: Product]?, recordedCharge: ChargeRecord? = nil) {
+        self.cart = cart
+        self.products = products
+        self.recordedCharge = recordedCharge
+    }
 }

@@ -24,7 +24,8 @@ struct SQLCarts: CartRepository {
     }
 
     /// Stores `cart` if the stored one is at `expectedVersion` (0: there is none) and not checked out;
-    /// returns whether it did. SQLite's way, which leaves `skus` empty: it reads products apart.
+    /// returns whether it did. SQLite's way, which leaves `skus` empty: its claim reads the products of
+    /// the cart's lines on the writer.
     static func write(_ cart: Cart, replacing expectedVersion: Int, on database: any SQLDatabase) async throws -> Bool {
         let lines = try StoredJSON.text(cart.lines)
         let syncedAt = cart.syncedAt.timeIntervalSince1970

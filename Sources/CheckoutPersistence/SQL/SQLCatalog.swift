@@ -22,12 +22,12 @@ struct SQLCatalog: ProductCatalog {
         for chunk in Array(skus).chunked(into: SQLLimits.bindsPerStatement) {
             let rows = try await database.raw(
                 """
-                SELECT \(unsafeRaw: columns) FROM products
+                SELECT \(unsafeRaw: Self.columns) FROM products
                 WHERE sku IN (\(binds: chunk.map(\.rawValue)))
                 """
             ).all()
             for row in rows {
-                let product = try product(from: StoredRow(row, of: "products"))
+                let product = try Self.product(from: StoredRow(row, of: "products"))
                 products[product.sku] = product
             }
         }

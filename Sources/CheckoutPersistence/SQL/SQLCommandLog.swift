@@ -87,12 +87,21 @@ struct SQLCommandLog: Sendable {
 
     /// The claim's read of `cart` and `products`, with what `chargeRequest` answers for them written as
     /// the command's charge.
+    ///
+    /// If that write fails, the claim is given up as a failed attempt's is: on PostgreSQL it is
+    /// committed already, and a retry on another worker would otherwise wait for its lease. (On SQLite
+    /// the claim's whole write is undone.)
     private func recordingCharge(
         of commandID: CommandID, for cart: Cart, _ products: [SKU: Product],
         as chargeRequest: (@Sendable (Cart, [SKU: Product]) -> ChargeRecord?)?, on database: any SQLDatabase
     ) async throws -> SQLCartRead {
         guard let charge = chargeRequest?(cart, products) else { return SQLCartRead(cart: cart, products: products) }
-        try await recordCharge(try StoredJSON.text(charge), for: commandID, on: database)
+        do {
+            try await recordCharge(try StoredJSON.text(charge), for: commandID, on: database)
+        } catch {
+            try? await release(commandID, on: database)
+            throw error
+        }
         return SQLCartRead(cart: cart, products: products, recordedCharge: charge)
     }
 

@@ -101,8 +101,8 @@ struct SQLStoreBackend: StoreBackend {
     }
 
     /// Waits for the database's first answer as long as any call (``SQLEngine/callDeadline``), not the
-    /// few seconds of ``checkReachable()``, the readiness probe's: workers starting together on a busy
-    /// server are answered late, and a worker that gives up at start-up does not start.
+    /// few seconds the readiness probe's ``checkReachable()`` allows PostgreSQL: workers starting
+    /// together on a busy server are answered late, and a worker that gives up at start-up does not start.
     func prepare(livenessWindow: Double) async throws {
         try await executor.read("checking that the database is reachable") { try await $0.raw("SELECT 1").run() }
         try await migrator.migrate()
