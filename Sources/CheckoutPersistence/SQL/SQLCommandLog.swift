@@ -29,8 +29,8 @@ struct SQLCommandLog: Sendable {
     /// the claim, the cart and the products of its `skus` (``Migrations/cartSKUs``) are one statement,
     /// the claim in a `WITH`; a cart without `skus` comes without products, and no charge is written.
     /// SQLite, where a statement is no round trip and a `WITH` cannot write, reads the cart and then
-    /// its products after the claim, on its one writer: that costs the writer less than a write of
-    /// the charge's own.
+    /// its products after the claim, on its one writer: that costs the writer about what a write of
+    /// the charge's own did, and spares the order waiting for one more batch.
     ///
     /// - Parameter isOnlyAttempt: Whether this is the one attempt of this process that holds the
     ///   command's mark (``beginAttempt(_:)``). Only it takes over this worker's own claim (one an attempt
