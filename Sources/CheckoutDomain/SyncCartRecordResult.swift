@@ -1,7 +1,7 @@
-/// What ``SyncCartStore/record(_:digest:for:)`` did.
+/// What ``SyncCartStore/record(_:digest:for:)`` or ``SyncCartStore/sync(for:cart:currency:skus:digest:decide:)`` did.
 public enum SyncCartRecordResult: Equatable, Sendable {
     /// The outcome is recorded, and a synced cart stored with it.
-    case recorded
+    case recorded(SyncCartOutcome)
     /// Another sync or an order got to the cart first: nothing changed; the stored cart is at `currentVersion`.
     case versionConflict(currentVersion: Int)
     /// The command already has an outcome (a concurrent delivery of it, or a command re-using its id,

@@ -1,9 +1,9 @@
 /// What SyncCart reads and writes, shaped so that a sync is one read and one write: on a shared
 /// database every round trip is paid by all the workers that share it.
 ///
-/// There is no claim: two deliveries of one command may both get as far as ``record(_:digest:for:)``,
-/// whose unique key on the command id lets the first win; the other reports the winner's outcome.
-/// A sync has no effect outside the database, so running it twice costs nothing but the work.
+/// There is no claim: two deliveries of one command may both get as far as recording, whose unique
+/// key on the command id lets the first win; the other reports the winner's outcome. A sync has no
+/// effect outside the database, so running it twice costs nothing but the work.
 public protocol SyncCartStore: Sendable {
     /// In one read: the command's recorded outcome, the cart, whether the catalog prices anything in
     /// `currency`, and those of `skus` the catalog knows.
@@ -18,4 +18,30 @@ public protocol SyncCartStore: Sendable {
     /// cart and report a false `version-conflict`. A checked-out cart is never replaced: a sync racing
     /// an order gets `versionConflict`, and the client reloads and learns the cart is checked out.
     func record(_ outcome: SyncCartOutcome, digest: CommandDigest?, for commandID: CommandID) async throws -> SyncCartRecordResult
+
+    /// The ``snapshot(for:cart:currency:skus:)``, and unless it has the command's outcome, the
+    /// ``record(_:digest:for:)`` of what `decide` makes of it.
+    ///
+    /// A store that can run both as one unit, which no other write comes between, does: then no sync
+    /// loses a race after deciding. One whose every call is a round trip to a shared database runs
+    /// ``snapshotThenRecord(for:cart:currency:skus:digest:decide:)``, two calls that hold nothing between.
+    func sync(
+        for commandID: CommandID, cart cartID: CartID, currency: CurrencyCode, skus: Set<SKU>, digest: CommandDigest?,
+        decide: @escaping @Sendable (SyncCartSnapshot) -> SyncCartOutcome
+    ) async throws -> SyncCartRecordResult
+}
+
+extension SyncCartStore {
+    /// ``sync(for:cart:currency:skus:digest:decide:)`` as a read and then a write: another write may
+    /// come between, and recording then meets it as `alreadyRecorded` or `versionConflict`.
+    public func snapshotThenRecord(
+        for commandID: CommandID, cart cartID: CartID, currency: CurrencyCode, skus: Set<SKU>, digest: CommandDigest?,
+        decide: @Sendable (SyncCartSnapshot) -> SyncCartOutcome
+    ) async throws -> SyncCartRecordResult {
+        let snapshot = try await snapshot(for: commandID, cart: cartID, currency: currency, skus: skus)
+        if let recorded = snapshot.recorded {
+            return .alreadyRecorded(recorded)
+        }
+        return try await record(decide(snapshot), digest: digest, for: commandID)
+    }
 }

@@ -9,7 +9,7 @@ public import Foundation
 /// listing every such change as an ``Adjustment``.
 ///
 /// A command is handled once: its outcome is recorded with the cart in one unit
-/// (``SyncCartStore/record(_:digest:for:)``), so a repeat reports the recorded outcome and does
+/// (``SyncCartStore/sync(for:cart:currency:skus:digest:decide:)``), so a repeat reports the recorded outcome and does
 /// nothing else. A rejection of form is recorded too, so its id answers another body as a duplicate;
 /// only a command whose id itself breaks the rules has nothing to record it under.
 ///
@@ -34,24 +34,25 @@ public struct SyncCartUseCase: SyncCart {
             return try await rejectForm(request, error, evenUnrecorded: false)
         }
         let (merged, mergeAdjustments) = Self.merge(command.lines)
-        let snapshot = try await store.snapshot(
-            for: command.id, cart: command.cartID, currency: command.currency, skus: Set(merged.map(\.sku)))
-        if let recorded = snapshot.recorded {
-            return try await replay(recorded, to: request)
+        let now = now()
+        var result = try await store.sync(
+            for: command.id, cart: command.cartID, currency: command.currency, skus: Set(merged.map(\.sku)), digest: request.digest
+        ) { snapshot in
+            Self.decide(command, merged: merged, adjustments: mergeAdjustments, on: snapshot, at: now)
         }
-        var outcome = decide(command, merged: merged, adjustments: mergeAdjustments, on: snapshot, at: now())
         // A cart taken first is recorded as the version conflict it is; a rejection has no cart to
         // conflict on, so this loops at most twice.
         while true {
-            switch try await store.record(outcome, digest: request.digest, for: command.id) {
-            case .recorded:
+            switch result {
+            case .recorded(let outcome):
                 return try await report(outcome)
             case .alreadyRecorded(let recorded):
                 return try await replay(recorded, to: request)
             case .usedByAnotherCommand:
                 return try await output.didReject(.duplicateMessageID(of: request))
             case .versionConflict(let currentVersion):
-                outcome = .rejected(rejection: Self.versionConflict(command, currentVersion: currentVersion))
+                let conflict = SyncCartOutcome.rejected(rejection: Self.versionConflict(command, currentVersion: currentVersion))
+                result = try await store.record(conflict, digest: request.digest, for: command.id)
             }
         }
     }
@@ -99,7 +100,7 @@ public struct SyncCartUseCase: SyncCart {
         try await output.didReject(.unavailable(cartID: request.cartID, after: error))
     }
 
-    private func decide(
+    private static func decide(
         _ command: ValidSyncCartRequest,
         merged: [RequestedLine],
         adjustments mergeAdjustments: [Adjustment],

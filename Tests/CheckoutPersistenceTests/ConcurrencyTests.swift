@@ -16,7 +16,7 @@ import Testing
                 return try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
             }
 
-            #expect(results.filter { $0 == .recorded }.count == 1)
+            #expect(results.filter { if case .recorded = $0 { true } else { false } }.count == 1)
             #expect(results.filter { $0 == .versionConflict(currentVersion: 1) }.count == Self.contenders - 1)
         }
     }
@@ -89,7 +89,7 @@ import Testing
                 try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: command)
             }
 
-            #expect(results.filter { $0 == .recorded }.count == 1)
+            #expect(results.filter { $0 == .recorded(Fixtures.synced(cart)) }.count == 1)
             #expect(
                 results.filter { $0 == .alreadyRecorded(RecordedOutcome(Fixtures.synced(cart), digest: nil)) }.count == Self.contenders - 1)
         }

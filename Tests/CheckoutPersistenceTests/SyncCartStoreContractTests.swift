@@ -2,6 +2,7 @@ import CheckoutDomain
 import CheckoutPersistence
 import CheckoutTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// The rules of ``SyncCartStore`` and ``CartRepository`` that every engine keeps.
@@ -24,7 +25,7 @@ import Testing
 
             let result = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
 
-            #expect(result == .recorded)
+            #expect(result == .recorded(Fixtures.synced(cart)))
             #expect(try await store.carts.cart(cart.id) == cart)
             #expect(try await snapshot(of: store).cart == cart)
         }
@@ -53,7 +54,7 @@ import Testing
 
             let result = try await store.syncCarts.record(Fixtures.synced(second), digest: nil, for: Fixtures.command())
 
-            #expect(result == .recorded)
+            #expect(result == .recorded(Fixtures.synced(second)))
             #expect(try await store.carts.cart(second.id) == second)
         }
     }
@@ -108,7 +109,7 @@ import Testing
 
             let result = try await store.syncCarts.record(Fixtures.syncRejected(), digest: nil, for: command)
 
-            #expect(result == .recorded)
+            #expect(result == .recorded(Fixtures.syncRejected()))
             #expect(try await snapshot(of: store, command: command).recorded == RecordedOutcome(Fixtures.syncRejected(), digest: nil))
             #expect(try await store.carts.cart(cartID()) == nil)
         }
@@ -129,6 +130,82 @@ import Testing
         }
     }
 
+    @Test(arguments: TestDatabase.allCases)
+    func aSyncRecordsWhatItsDecisionMakesOfTheSnapshotWithTheCart(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let product = Fixtures.product("SKU-A")
+            _ = try await store.importCatalog([product])
+            let stored = Fixtures.cart(version: 1)
+            _ = try await store.syncCarts.record(Fixtures.synced(stored), digest: nil, for: Fixtures.command())
+            let next = Fixtures.cart(version: 2, lines: [Fixtures.line("SKU-A", quantity: 3)])
+            let command = Fixtures.command()
+            let digest = CommandDigest("digest-1")
+            let decision = Decisions(answer: Fixtures.synced(next))
+
+            let result = try await sync(command, digest: digest, skus: ["SKU-A", "SKU-UNKNOWN"], in: store, deciding: decision)
+
+            #expect(result == .recorded(Fixtures.synced(next)))
+            #expect(
+                decision.snapshots
+                    == [SyncCartSnapshot(recorded: nil, cart: stored, isCurrencyPriced: true, products: [product.sku: product])])
+            #expect(try await store.carts.cart(next.id) == next)
+            #expect(try await snapshot(of: store, command: command).recorded == RecordedOutcome(Fixtures.synced(next), digest: digest))
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
+    func aSyncOfACommandWithAnOutcomeDecidesNothingAndReportsThatOutcome(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let command = Fixtures.command()
+            let first = CommandDigest("first")
+            _ = try await store.syncCarts.record(Fixtures.syncRejected("first"), digest: first, for: command)
+            let decision = Decisions(answer: Fixtures.synced(Fixtures.cart()))
+
+            let result = try await sync(command, digest: CommandDigest("second"), in: store, deciding: decision)
+
+            #expect(result == .alreadyRecorded(RecordedOutcome(Fixtures.syncRejected("first"), digest: first)))
+            #expect(decision.snapshots.isEmpty)
+            #expect(try await store.carts.cart(cartID()) == nil)
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
+    func aSyncWhoseDecisionConflictsWithTheStoredCartRecordsNothing(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let stored = Fixtures.cart(version: 1)
+            _ = try await store.syncCarts.record(Fixtures.synced(stored), digest: nil, for: Fixtures.command())
+            let command = Fixtures.command()
+
+            let result = try await sync(
+                command, in: store, deciding: Decisions(answer: Fixtures.synced(Fixtures.cart(version: 1, lines: [Fixtures.line("SKU-B")])))
+            )
+
+            #expect(result == .versionConflict(currentVersion: 1))
+            #expect(try await store.carts.cart(stored.id) == stored)
+            #expect(try await snapshot(of: store, command: command).recorded == nil)
+        }
+    }
+
+    @Test(arguments: TestDatabase.allCases)
+    func aSyncOfAnIDAnOrderHoldsRecordsNothing(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let command = Fixtures.command()
+            _ = try await store.placeOrderCommands.claim(command, digest: nil, at: Fixtures.now, leaseUntil: Fixtures.now + 60)
+
+            let result = try await sync(command, in: store, deciding: Decisions(answer: Fixtures.synced(Fixtures.cart())))
+
+            #expect(result == .usedByAnotherCommand)
+            #expect(try await store.carts.cart(cartID()) == nil)
+        }
+    }
+
+    private func sync(
+        _ command: CommandID, digest: CommandDigest? = nil, skus: [String] = [], in store: CheckoutStore, deciding decision: Decisions
+    ) async throws -> SyncCartRecordResult {
+        try await store.syncCarts.sync(
+            for: command, cart: cartID(), currency: Fixtures.eur, skus: Set(skus.map { sku($0) }), digest: digest, decide: decision.decide)
+    }
+
     private func snapshot(
         of store: CheckoutStore,
         command: CommandID = Fixtures.command(),
@@ -136,5 +213,24 @@ import Testing
         skus: [String] = []
     ) async throws -> SyncCartSnapshot {
         try await store.syncCarts.snapshot(for: command, cart: cartID(), currency: currency, skus: Set(skus.map { sku($0) }))
+    }
+
+    /// A decision that answers `answer` and keeps the snapshots it was asked about.
+    private final class Decisions: Sendable {
+        private let answered: SyncCartOutcome
+        private let asked = Mutex<[SyncCartSnapshot]>([])
+
+        init(answer: SyncCartOutcome) {
+            answered = answer
+        }
+
+        var snapshots: [SyncCartSnapshot] { asked.withLock { $0 } }
+
+        var decide: @Sendable (SyncCartSnapshot) -> SyncCartOutcome {
+            { [self] snapshot in
+                asked.withLock { $0.append(snapshot) }
+                return answered
+            }
+        }
     }
 }

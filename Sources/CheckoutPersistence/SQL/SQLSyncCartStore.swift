@@ -2,8 +2,8 @@ import CheckoutDomain
 import Foundation
 import SQLKit
 
-/// ``SyncCartStore`` over `processed_commands`, `carts` and `products`: one statement reads; one write
-/// records (an entry of SQLite's writer batch, or one function call on PostgreSQL).
+/// ``SyncCartStore`` over `processed_commands`, `carts` and `products`: on PostgreSQL one statement
+/// reads and one function call records; on SQLite a sync is one entry of the writer's batch.
 struct SQLSyncCartStore: SyncCartStore {
     let executor: SQLExecutor
     let commands: SQLCommandLog
@@ -12,44 +12,9 @@ struct SQLSyncCartStore: SyncCartStore {
     /// outcome, the cart and whether the currency is priced. SyncCart's bound on lines keeps `skus`
     /// within one `IN` list.
     func snapshot(for commandID: CommandID, cart cartID: CartID, currency: CurrencyCode, skus: Set<SKU>) async throws -> SyncCartSnapshot {
-        guard skus.count <= SQLLimits.bindsPerStatement else {
-            throw PersistenceError(
-                code: .databaseFailure, context: "reading \(skus.count) products in one statement, over \(SQLLimits.bindsPerStatement)")
-        }
+        try Self.checkBinds(skus)
         return try await executor.read("reading cart \(cartID) for command \(commandID)") { [commands] database in
-            let products: SQLQueryString = skus.isEmpty ? "1 = 0" : "products.sku IN (\(binds: skus.map(\.rawValue)))"
-            let rows = try await database.raw(
-                """
-                SELECT processed_commands.outcome AS command_outcome, processed_commands.digest AS command_digest,
-                       \(unsafeRaw: SQLCarts.columns),
-                       EXISTS (SELECT 1 FROM products WHERE currency = \(bind: currency.rawValue)) AS priced,
-                       \(unsafeRaw: SQLCatalog.columns)
-                FROM (SELECT 1 AS request) AS request
-                LEFT JOIN processed_commands ON processed_commands.kind = \(bind: commands.kind)
-                    AND processed_commands.command_id = \(bind: commandID.rawValue) AND processed_commands.outcome IS NOT NULL
-                LEFT JOIN carts ON carts.id = \(bind: cartID.rawValue)
-                LEFT JOIN products ON \(products)
-                """
-            ).all().map { StoredRow($0, of: "processed_commands, carts and products") }
-            guard let first = rows.first else {
-                throw PersistenceError(code: .unreadableRow, context: "reading cart \(cartID): the statement returned no row")
-            }
-            var found: [SKU: Product] = [:]
-            for row in rows where try !row.isNull("sku") {
-                let product = try SQLCatalog.product(from: row)
-                found[product.sku] = product
-            }
-            return SyncCartSnapshot(
-                recorded: try first.isNull("command_outcome")
-                    ? nil
-                    : RecordedOutcome(
-                        try first.json("command_outcome"),
-                        digest: try first.value("command_digest", as: String?.self).map(CommandDigest.init)
-                    ),
-                cart: try first.isNull("cart_id") ? nil : SQLCarts.cart(from: first),
-                isCurrencyPriced: try first.value("priced"),
-                products: found
-            )
+            try await Self.snapshot(for: commandID, cart: cartID, currency: currency, skus: skus, kind: commands.kind, on: database)
         }
     }
 
@@ -60,11 +25,7 @@ struct SQLSyncCartStore: SyncCartStore {
     func record(_ outcome: SyncCartOutcome, digest: CommandDigest?, for commandID: CommandID) async throws -> SyncCartRecordResult {
         guard case .synced(let synced) = outcome else {
             return try await executor.autocommit("recording the outcome of command \(commandID)") { [commands] database in
-                let recorded = try await commands.unlessAnotherKindHolds(commandID, on: database) {
-                    try await commands.record(outcome, digest: digest, for: commandID, on: database)
-                }
-                guard let recorded else { return .usedByAnotherCommand }
-                return recorded.map { .alreadyRecorded($0) } ?? .recorded
+                try await Self.record(outcome, digest: digest, for: commandID, commands: commands, on: database).result
             }
         }
         let cart = synced.cart
@@ -77,19 +38,97 @@ struct SQLSyncCartStore: SyncCartStore {
             }
         }
         return try await executor.write(context) { [commands] database in
-            let recorded = try await commands.unlessAnotherKindHolds(commandID, on: database) {
-                try await commands.record(outcome, digest: digest, for: commandID, on: database)
-            }
-            guard let recorded else { return .rollback(.usedByAnotherCommand) }
-            if let recorded {
+            try await Self.record(outcome, digest: digest, for: commandID, commands: commands, on: database)
+        }
+    }
+
+    /// On PostgreSQL the snapshot and then the record, two round trips that hold no lock between; on
+    /// SQLite one entry of the writer's batch, which reads with the writer's warm pages (a reader's
+    /// are cold after every write) and keeps the read off the caller's thread.
+    func sync(
+        for commandID: CommandID, cart cartID: CartID, currency: CurrencyCode, skus: Set<SKU>, digest: CommandDigest?,
+        decide: @escaping @Sendable (SyncCartSnapshot) -> SyncCartOutcome
+    ) async throws -> SyncCartRecordResult {
+        if executor.engine.hasStoredFunctions {
+            return try await snapshotThenRecord(
+                for: commandID, cart: cartID, currency: currency, skus: skus, digest: digest, decide: decide)
+        }
+        try Self.checkBinds(skus)
+        return try await executor.write("syncing cart \(cartID) for command \(commandID)") { [commands] database in
+            let snapshot = try await Self.snapshot(
+                for: commandID, cart: cartID, currency: currency, skus: skus, kind: commands.kind, on: database)
+            if let recorded = snapshot.recorded {
                 return .rollback(.alreadyRecorded(recorded))
             }
+            return try await Self.record(decide(snapshot), digest: digest, for: commandID, commands: commands, on: database)
+        }
+    }
+
+    private static func checkBinds(_ skus: Set<SKU>) throws {
+        guard skus.count <= SQLLimits.bindsPerStatement else {
+            throw PersistenceError(
+                code: .databaseFailure, context: "reading \(skus.count) products in one statement, over \(SQLLimits.bindsPerStatement)")
+        }
+    }
+
+    private static func snapshot(
+        for commandID: CommandID, cart cartID: CartID, currency: CurrencyCode, skus: Set<SKU>, kind: String, on database: any SQLDatabase
+    ) async throws -> SyncCartSnapshot {
+        let products: SQLQueryString = skus.isEmpty ? "1 = 0" : "products.sku IN (\(binds: skus.map(\.rawValue)))"
+        let rows = try await database.raw(
+            """
+            SELECT processed_commands.outcome AS command_outcome, processed_commands.digest AS command_digest,
+                   \(unsafeRaw: SQLCarts.columns),
+                   EXISTS (SELECT 1 FROM products WHERE currency = \(bind: currency.rawValue)) AS priced,
+                   \(unsafeRaw: SQLCatalog.columns)
+            FROM (SELECT 1 AS request) AS request
+            LEFT JOIN processed_commands ON processed_commands.kind = \(bind: kind)
+                AND processed_commands.command_id = \(bind: commandID.rawValue) AND processed_commands.outcome IS NOT NULL
+            LEFT JOIN carts ON carts.id = \(bind: cartID.rawValue)
+            LEFT JOIN products ON \(products)
+            """
+        ).all().map { StoredRow($0, of: "processed_commands, carts and products") }
+        guard let first = rows.first else {
+            throw PersistenceError(code: .unreadableRow, context: "reading cart \(cartID): the statement returned no row")
+        }
+        var found: [SKU: Product] = [:]
+        for row in rows where try !row.isNull("sku") {
+            let product = try SQLCatalog.product(from: row)
+            found[product.sku] = product
+        }
+        return SyncCartSnapshot(
+            recorded: try first.isNull("command_outcome")
+                ? nil
+                : RecordedOutcome(
+                    try first.json("command_outcome"),
+                    digest: try first.value("command_digest", as: String?.self).map(CommandDigest.init)
+                ),
+            cart: try first.isNull("cart_id") ? nil : SQLCarts.cart(from: first),
+            isCurrencyPriced: try first.value("priced"),
+            products: found
+        )
+    }
+
+    /// ``record(_:digest:for:)`` in statements: a rejection's is one, atomic on its own; a synced
+    /// cart's are run in a transaction, which the answer says to commit or undo.
+    private static func record(
+        _ outcome: SyncCartOutcome, digest: CommandDigest?, for commandID: CommandID, commands: SQLCommandLog, on database: any SQLDatabase
+    ) async throws -> TransactionEnd<SyncCartRecordResult> {
+        let recorded = try await commands.unlessAnotherKindHolds(commandID, on: database) {
+            try await commands.record(outcome, digest: digest, for: commandID, on: database)
+        }
+        guard let recorded else { return .rollback(.usedByAnotherCommand) }
+        if let recorded {
+            return .rollback(.alreadyRecorded(recorded))
+        }
+        if case .synced(let synced) = outcome {
+            let cart = synced.cart
             guard try await SQLCarts.write(cart, replacing: cart.version - 1, on: database) else {
                 let current = try await database.raw("SELECT version FROM carts WHERE id = \(bind: cart.id.rawValue)").first()
                 return .rollback(.versionConflict(currentVersion: try current.map { try StoredRow($0, of: "carts").value("version") } ?? 0))
             }
-            return .commit(.recorded)
         }
+        return .commit(.recorded(outcome))
     }
 
     private static func recordInOneCall(
@@ -111,7 +150,7 @@ struct SQLSyncCartStore: SyncCartStore {
         ).first().map { StoredRow($0, of: "checkout_record_sync") }
         switch try row?.value("result", as: String.self) {
         case "recorded":
-            return .recorded
+            return .recorded(outcome)
         case "version-conflict":
             return .versionConflict(currentVersion: try row!.value("current_version"))
         case "already-recorded":

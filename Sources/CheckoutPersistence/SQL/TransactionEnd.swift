@@ -6,3 +6,13 @@ enum TransactionEnd<Result: Sendable>: Sendable {
     case commit(Result)
     case rollback(Result)
 }
+
+extension TransactionEnd {
+    /// The answer either way: for a body run outside a transaction, where each statement is atomic
+    /// and there is nothing to undo.
+    var result: Result {
+        switch self {
+        case .commit(let result), .rollback(let result): result
+        }
+    }
+}

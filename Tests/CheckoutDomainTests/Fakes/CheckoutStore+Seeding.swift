@@ -15,8 +15,9 @@ extension CheckoutStore {
                 lines: cart.lines, isCheckedOut: false, syncedAt: cart.syncedAt
             )
             let command = try CommandID("seed-\(cart.id)-v\(version)")
-            let result = try await syncCarts.record(.synced(cart: SyncedCart(cart: synced, adjustments: [])), digest: nil, for: command)
-            guard result == .recorded else { throw SeedingFailed("syncing \(cart.id) to version \(version): \(result)") }
+            let outcome = SyncCartOutcome.synced(cart: SyncedCart(cart: synced, adjustments: []))
+            let result = try await syncCarts.record(outcome, digest: nil, for: command)
+            guard result == .recorded(outcome) else { throw SeedingFailed("syncing \(cart.id) to version \(version): \(result)") }
         }
         if cart.isCheckedOut {
             try await checkOut(cart)

@@ -16,6 +16,14 @@ struct InterceptedSyncCartStore: SyncCartStore {
         try await interceptor.intercept(.syncRecord)
         return try await store.record(outcome, digest: digest, for: commandID)
     }
+
+    /// As a store whose every call is a round trip does it, so that a test can come between the two.
+    func sync(
+        for commandID: CommandID, cart cartID: CartID, currency: CurrencyCode, skus: Set<SKU>, digest: CommandDigest?,
+        decide: @escaping @Sendable (SyncCartSnapshot) -> SyncCartOutcome
+    ) async throws -> SyncCartRecordResult {
+        try await snapshotThenRecord(for: commandID, cart: cartID, currency: currency, skus: skus, digest: digest, decide: decide)
+    }
 }
 
 struct InterceptedPlaceOrderStore: PlaceOrderStore {
