@@ -1,15 +1,4 @@
-public import Foundation
-import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-
-private let systemWrite = Glibc.write
-#elseif canImport(Darwin)
-import Darwin
-
-private let systemWrite = Darwin.write
-#endif
+import Foundation
 
 /// Where ``JSONLogHandler`` writes its lines: standard error in production, a collector in tests.
 ///
@@ -32,25 +21,19 @@ public struct LogSink: Sendable {
         writeLine(line)
     }
 
-    /// The process's standard error, written one whole line at a time under a process-wide lock, with
-    /// write(2) itself: a worker writes a line per command, and FileHandle copies each into a Data first.
-    public static let standardError = LogSink(bytes: { line in
-        standardErrorLock.withLock { _ in
-            line.withUnsafeBytes { buffer in
-                var written = 0
-                while written < buffer.count {
-                    let result = systemWrite(STDERR_FILENO, buffer.baseAddress! + written, buffer.count - written)
-                    if result > 0 {
-                        written += result
-                    } else if result < 0, errno == EINTR {
-                        continue
-                    } else {
-                        return  // Standard error is gone or full: a log line is not worth blocking or crashing for.
-                    }
-                }
-            }
-        }
-    })
+    /// The process's standard error, written by a thread of its own (``BufferedLogWriter``): a worker
+    /// writes a line per command, from the thread that runs the commands, which a slow or stuck
+    /// reader of standard error must not stop. Up to 1 MiB of lines waits for it; past that, lines are
+    /// dropped and counted.
+    public static let standardError = LogSink(bytes: standardErrorWriter.write)
 
-    private static let standardErrorLock = Mutex(())
+    /// Lines of ``standardError`` dropped so far because standard error did not keep up.
+    public static var droppedStandardErrorLines: Int { standardErrorWriter.droppedLines }
+
+    /// Waits until the lines written to ``standardError`` so far are out, or `limit` has passed.
+    public static func flushStandardError(within limit: Duration) {
+        standardErrorWriter.flush(within: limit)
+    }
+
+    private static let standardErrorWriter = BufferedLogWriter(descriptor: STDERR_FILENO, capacity: 1 << 20, threadName: "log-writer")
 }

@@ -1,10 +1,11 @@
+import CheckoutOperations
 import CheckoutPersistence
 import Metrics
 import RabbitMQ
 import ServiceLifecycle
 
-/// Exports the broker connection's state and the counters the transport and the store keep, sampled
-/// every two seconds: both count with atomics of their own and know nothing of metrics.
+/// Exports the broker connection's state and the counters the transport, the store and the log keep,
+/// sampled every two seconds: they count with atomics of their own and know nothing of metrics.
 struct SampledMetricsService: Service {
     let connection: AMQPConnection
     let database: DatabaseStatistics
@@ -23,6 +24,7 @@ struct SampledMetricsService: Service {
             ("checkout_broker_stale_settlements_total", { transport.staleSettlements }),
             ("checkout_database_round_trips_total", { [database] in database.roundTrips }),
             ("checkout_database_recompilations_total", { [database] in database.recompilations }),
+            ("checkout_log_lines_dropped_total", { LogSink.droppedStandardErrorLines }),
         ]
     }
 
