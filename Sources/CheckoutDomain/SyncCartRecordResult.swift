@@ -1,6 +1,6 @@
 /// What ``SyncCartStore/record(_:digest:for:)`` or ``SyncCartStore/sync(for:cart:currency:skus:digest:decide:)`` did.
 public enum SyncCartRecordResult: Equatable, Sendable {
-    /// The outcome is recorded, and a synced cart stored with it.
+    /// The outcome is recorded (the one given, or the one the decision made), and a synced cart stored with it.
     case recorded(SyncCartOutcome)
     /// Another sync or an order got to the cart first: nothing changed; the stored cart is at `currentVersion`.
     case versionConflict(currentVersion: Int)

@@ -14,7 +14,8 @@ public import Foundation
 /// only a command whose id itself breaks the rules has nothing to record it under.
 ///
 /// A sync is one read and one write; the command is not claimed first. Deliveries of one command
-/// that race both decide, and the first to record wins: the other reports the winner's outcome.
+/// that race may both decide (where the store reads and records in two calls), and the first to
+/// record wins: the other reports the winner's outcome.
 public struct SyncCartUseCase: SyncCart {
     private let store: any SyncCartStore
     private let output: any SyncCartUseCaseOutput

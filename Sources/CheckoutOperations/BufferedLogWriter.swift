@@ -1,5 +1,4 @@
 import Foundation
-import JSONWriting
 import Synchronization
 
 #if canImport(Glibc)
@@ -18,13 +17,17 @@ private let systemWrite = Darwin.write
 ///
 /// Lines wait in a buffer of at most `capacity` bytes and are written together, one write(2) for as
 /// many as have gathered in about 2 ms. A line that does not fit is dropped and counted
-/// (``droppedLines``), and once the descriptor takes lines again a line of its own says how many were
+/// (``droppedLines``), and once the descriptor takes lines again the thread reports how many were
 /// lost. Lines still in the buffer when the process dies without ``flush(within:)`` are lost too: a
-/// line that finds the thread idle is written at once and the others within about 2 ms, so those
-/// are the last few milliseconds' at most.
+/// line that finds the thread idle is written at once and the others within about 2 ms, so those are
+/// the last few milliseconds' at most.
+///
+/// `@unchecked Sendable`: every mutable field is read and written under `condition` only, and the
+/// count of dropped lines is atomic.
 final class BufferedLogWriter: @unchecked Sendable {
     private let descriptor: Int32
     private let capacity: Int
+    private let reportDropped: @Sendable (Int) -> Void
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var pending: [UInt8] = []
@@ -32,83 +35,93 @@ final class BufferedLogWriter: @unchecked Sendable {
     private var isWriting = false
     private var isIdle = false
     private let dropped = Atomic<Int>(0)
-    /// Seconds the thread lets lines gather after a write.
+
+    /// How long the thread lets lines gather after a write. Slept, not waited for on the condition,
+    /// whose timed wait follows the wall clock: a clock stepped back would stretch it.
     private static let gathering = 0.002
 
     /// - Parameters:
-    ///   - descriptor: Where the lines go; it stays open for the life of the process.
+    ///   - descriptor: Where the lines go; it must stay open for the life of the process, as the thread does.
     ///   - capacity: Bytes of lines that may wait for the descriptor before lines are dropped.
-    init(descriptor: Int32, capacity: Int, threadName: String) {
+    ///   - reportDropped: Called on the thread with how many lines were dropped, after the write that
+    ///     follows them; it may write a line of its own, which waits for the next write.
+    init(descriptor: Int32, capacity: Int, threadName: String, reportDropped: @escaping @Sendable (Int) -> Void) {
         self.descriptor = descriptor
         self.capacity = capacity
+        self.reportDropped = reportDropped
         let thread = Thread { [self] in run() }
         thread.name = threadName
         thread.start()
     }
 
-    /// Lines dropped so far because the buffer was full.
+    /// Lines dropped so far: the buffer was full, or the descriptor failed.
     var droppedLines: Int { dropped.load(ordering: .relaxed) }
 
     /// Queues `line` (newline included), or drops it if the buffer is full; never waits for the descriptor.
     ///
-    /// Wakes the thread only when it has gone idle, or when a quarter of the buffer waits: a wake-up per
-    /// line would cost the caller about what the write(2) it spares does.
+    /// Wakes the thread only when it has gone idle: a wake-up per line would cost the caller about
+    /// what the write(2) it spares does.
     func write(_ line: [UInt8]) {
         condition.lock()
         defer { condition.unlock() }
-        guard pending.count + line.count <= capacity else {
+        if pending.count + line.count <= capacity {
+            pending.append(contentsOf: line)
+        } else {
             droppedSinceWrite += 1
             dropped.add(1, ordering: .relaxed)
-            return
         }
-        pending.append(contentsOf: line)
-        if isIdle || pending.count >= capacity / 4 {
-            // A broadcast: a flush may be waiting on the condition beside the thread.
-            condition.broadcast()
+        if isIdle {
+            condition.signal()
         }
     }
 
     /// Waits until every line queued so far is written, or `limit` has passed: before the process exits.
     func flush(within limit: Duration) {
-        let deadline = Date(timeIntervalSinceNow: Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18)
-        condition.lock()
-        defer { condition.unlock() }
-        while !pending.isEmpty || isWriting || droppedSinceWrite > 0 {
-            guard condition.wait(until: deadline) else { return }
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            condition.lock()
+            let isDone = pending.isEmpty && droppedSinceWrite == 0 && !isWriting
+            condition.unlock()
+            if isDone { return }
+            Thread.sleep(forTimeInterval: 0.001)
         }
     }
 
     private func run() {
         var batch: [UInt8] = []
-        condition.lock()
         while true {
-            guard !pending.isEmpty || droppedSinceWrite > 0 else {
+            condition.lock()
+            while pending.isEmpty && droppedSinceWrite == 0 {
                 isIdle = true
                 condition.wait()
-                isIdle = false
-                continue
             }
+            isIdle = false
             swap(&batch, &pending)
-            let droppedNow = droppedSinceWrite
+            var droppedNow = droppedSinceWrite
             droppedSinceWrite = 0
             isWriting = true
             condition.unlock()
 
-            writeAll(batch)
+            let lost = writeAll(batch)
             batch.removeAll(keepingCapacity: true)
+            if lost > 0 {
+                dropped.add(lost, ordering: .relaxed)
+                droppedNow += lost
+            }
             if droppedNow > 0 {
-                writeAll(Self.droppedNotice(droppedNow))
+                reportDropped(droppedNow)
             }
 
             condition.lock()
             isWriting = false
-            condition.broadcast()
-            // Lets the lines of the next moments gather into one write, unless a quarter of the buffer waits.
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Self.gathering))
+            condition.unlock()
+            Thread.sleep(forTimeInterval: Self.gathering)
         }
     }
 
-    private func writeAll(_ bytes: [UInt8]) {
+    /// Writes `bytes` whole, waiting for a descriptor that is full (even one set non-blocking): this
+    /// thread is there to wait. Returns how many lines it could not write because the descriptor failed.
+    private func writeAll(_ bytes: [UInt8]) -> Int {
         bytes.withUnsafeBytes { buffer in
             var written = 0
             while written < buffer.count {
@@ -117,24 +130,14 @@ final class BufferedLogWriter: @unchecked Sendable {
                     written += result
                 } else if result < 0, errno == EINTR {
                     continue
+                } else if result < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                    var writable = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                    _ = poll(&writable, 1, -1)
                 } else {
-                    return  // The descriptor is gone: a log line is not worth crashing for.
+                    return buffer[written...].count { $0 == UInt8(ascii: "\n") }
                 }
             }
+            return 0
         }
-    }
-
-    /// A line in ``JSONLogHandler``'s fields, for a collector that parses every line.
-    private static func droppedNotice(_ count: Int) -> [UInt8] {
-        var line = JSONWriter()
-        line.beginObject()
-        line.field("timestamp", timestamp: Date())
-        line.field("level", "warning")
-        line.field("label", "checkout-worker")
-        line.field("source", "CheckoutOperations")
-        line.field("message", "standard error did not keep up: \(count) log lines dropped")
-        line.field("dropped_lines", count)
-        line.endObject()
-        return line.bytes + [UInt8(ascii: "\n")]
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// Where ``JSONLogHandler`` writes its lines: standard error in production, a collector in tests.
 ///
@@ -35,5 +36,10 @@ public struct LogSink: Sendable {
         standardErrorWriter.flush(within: limit)
     }
 
-    private static let standardErrorWriter = BufferedLogWriter(descriptor: STDERR_FILENO, capacity: 1 << 20, threadName: "log-writer")
+    private static let standardErrorWriter = BufferedLogWriter(
+        descriptor: STDERR_FILENO, capacity: 1 << 20, threadName: "log-writer"
+    ) { dropped in
+        Logger(label: "checkout-worker").warning(
+            "standard error did not keep up: log lines dropped", metadata: ["log.dropped_lines": .stringConvertible(dropped)])
+    }
 }

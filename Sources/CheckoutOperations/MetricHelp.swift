@@ -35,7 +35,7 @@ enum MetricHelp {
             "Statements sent to the database, each one round trip (on SQLite, a call on the connection's thread).",
         "checkout_database_recompilations_total":
             "Times SQLite compiled a kept statement again (a schema change); 0 in steady state.",
-        "checkout_log_lines_dropped_total": "Log lines dropped because standard error did not take them as fast as they came.",
+        "checkout_log_lines_dropped_total": "Log lines dropped because standard error did not take them as fast as they came, or failed.",
         "checkout_build_info": "Always 1; the version label says which build of checkout-worker runs.",
     ]
 

@@ -8,8 +8,8 @@ enum TransactionEnd<Result: Sendable>: Sendable {
 }
 
 extension TransactionEnd {
-    /// The answer either way: for a body run outside a transaction, where each statement is atomic
-    /// and there is nothing to undo.
+    /// The answer either way, dropping whether to undo: only for a body run outside a transaction
+    /// whose `.rollback` answers come before it wrote anything, since nothing will undo what it wrote.
     var result: Result {
         switch self {
         case .commit(let result), .rollback(let result): result

@@ -20,6 +20,7 @@ struct RunSubcommand: AsyncParsableCommand {
         let configuration = try readSettings(broker, database, payments, worker, as: WorkerConfiguration.init(reading:))
         LoggingBootstrap.bootstrap(
             format: configuration.logFormat, level: configuration.logLevel, metadataProvider: TracingBackend.logMetadata)
+        // Blocks a thread of the task pool, at exit only, when nothing else is left to run on it.
         defer { LogSink.flushStandardError(within: .seconds(2)) }
         let logger = Logger(label: "checkout-worker")
         logger.info("starting", metadata: configuration.loggable)
