@@ -43,8 +43,8 @@ final class BufferedLogWriter: @unchecked Sendable {
     /// - Parameters:
     ///   - descriptor: Where the lines go; it must stay open for the life of the process, as the thread does.
     ///   - capacity: Bytes of lines that may wait for the descriptor before lines are dropped.
-    ///   - reportDropped: Called on the thread with how many lines were dropped, after the write that
-    ///     follows them; it may write a line of its own, which waits for the next write.
+    ///   - reportDropped: Called on the thread with how many lines were dropped, after the next write
+    ///     that succeeds; it may write a line of its own, which waits for the next write.
     init(descriptor: Int32, capacity: Int, threadName: String, reportDropped: @escaping @Sendable (Int) -> Void) {
         self.descriptor = descriptor
         self.capacity = capacity
@@ -89,6 +89,9 @@ final class BufferedLogWriter: @unchecked Sendable {
 
     private func run() {
         var batch: [UInt8] = []
+        // Dropped lines are reported after a write that succeeded: a report written to a descriptor
+        // that fails would only fail again, and make lines to write forever.
+        var unreported = 0
         while true {
             condition.lock()
             while pending.isEmpty && droppedSinceWrite == 0 {
@@ -97,7 +100,7 @@ final class BufferedLogWriter: @unchecked Sendable {
             }
             isIdle = false
             swap(&batch, &pending)
-            var droppedNow = droppedSinceWrite
+            unreported += droppedSinceWrite
             droppedSinceWrite = 0
             isWriting = true
             condition.unlock()
@@ -106,10 +109,10 @@ final class BufferedLogWriter: @unchecked Sendable {
             batch.removeAll(keepingCapacity: true)
             if lost > 0 {
                 dropped.add(lost, ordering: .relaxed)
-                droppedNow += lost
-            }
-            if droppedNow > 0 {
-                reportDropped(droppedNow)
+                unreported += lost
+            } else if unreported > 0 {
+                reportDropped(unreported)
+                unreported = 0
             }
 
             condition.lock()

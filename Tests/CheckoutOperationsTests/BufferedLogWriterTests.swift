@@ -44,6 +44,21 @@ import Testing
         #expect(reports.total == dropped)
     }
 
+    /// A descriptor that fails (here a full disk) costs the lines, counted; reporting them to it would
+    /// only fail again.
+    @Test func linesADescriptorRefusesAreCountedAndNotReportedToIt() throws {
+        let full = open("/dev/full", O_WRONLY)
+        try #require(full >= 0)
+        let reports = DroppedReports()
+        let sut = BufferedLogWriter(descriptor: full, capacity: 1 << 20, threadName: "test-log-writer", reportDropped: reports.record)
+
+        for index in 0..<10 { sut.write(Array("line \(index)\n".utf8)) }
+        sut.flush(within: .seconds(10))
+
+        #expect(sut.droppedLines == 10)
+        #expect(reports.total == 0)
+    }
+
     /// Lines that arrive while the thread writes wait about 2 ms for the next write; a flush does not
     /// return before it.
     @Test func aFlushReturnsOnceTheLinesAreWritten() throws {
