@@ -251,10 +251,7 @@ struct EndToEndBenchmark {
         let perClient = max(1, count / PgBench.clients)
         try await pgbench.prepare(command, perClient: perClient, round: round)
         let (rate, cpu) = try await Self.measuringCPU(of: server) {
-            let rate = try await pgbench.run(command, perClient: perClient, round: round)
-            // pgbench's backends end after it does: once the postmaster has waited for them, their CPU is in its children's.
-            try await Task.sleep(for: .milliseconds(200))
-            return rate
+            try await pgbench.run(command, perClient: perClient, round: round)
         }
         return (rate, cpu.map { $0 / Double(perClient * PgBench.clients) })
     }
@@ -263,10 +260,9 @@ struct EndToEndBenchmark {
     private static func measuringCPU<Value>(
         of server: PostgresServerCPU?, _ work: () async throws -> Value
     ) async throws -> (Value, Double?) {
-        let before = server?.sample()
-        let value = try await work()
-        guard let server, let before else { return (value, nil) }
-        return (value, Double(server.sample() - before) / 1_000)
+        guard let server else { return (try await work(), nil) }
+        let (value, nanoseconds) = try await server.measuring(work)
+        return (value, Double(nanoseconds) / 1_000)
     }
 
     private static func describe(_ memory: [ProcessMemory]) -> String {

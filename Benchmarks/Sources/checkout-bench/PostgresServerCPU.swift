@@ -3,10 +3,14 @@ import Foundation
 /// The CPU time of a PostgreSQL server on this host: its postmaster and every process it started
 /// (backends, WAL writer, checkpointer, autovacuum), read from `/proc`.
 ///
-/// A backend that ends between two samples is not lost: the postmaster waits for it, and the kernel
-/// adds its time to the postmaster's children's. Whatever else uses the server meanwhile counts too.
+/// Each process's own time is read every ``interval`` while the work runs (``ProcessCPUTally``), so a
+/// backend that ends meanwhile, as each of pgbench's does, counts up to its last reading. Whatever
+/// else uses the server meanwhile counts too.
 struct PostgresServerCPU: Sendable {
     let postmaster: Int32
+    /// Often enough that an ended backend's last stretch is a small part of a round of seconds;
+    /// a reading is a few dozen small files.
+    static let interval: Duration = .milliseconds(20)
 
     /// Finds the server `url` names through the processes it lists in `pg_stat_activity` (a role
     /// that is no superuser sees their ids, not their types), all children of its postmaster; nil
@@ -22,18 +26,42 @@ struct PostgresServerCPU: Sendable {
         return PostgresServerCPU(postmaster: postmaster)
     }
 
-    /// CPU nanoseconds the server has used so far: each live child's, then the postmaster's own and
-    /// that of every child it has waited for. Only differences between two samples mean anything.
-    func sample() -> UInt64 {
-        var total: UInt64 = 0
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int32(name), pid != postmaster, let stat = ProcessStat.of(pid: pid), stat.parentPID == postmaster else {
-                continue
+    /// What `work` returns and the server's CPU nanoseconds meanwhile.
+    func measuring<Value>(_ work: () async throws -> Value) async throws -> (Value, nanoseconds: UInt64) {
+        var first = ProcessCPUTally()
+        first.observe(readings())
+        let sampler = Task { [first] in
+            var tally = first
+            while (try? await Task.sleep(for: Self.interval)) != nil {
+                tally.observe(readings())
             }
-            total += stat.cpuNanoseconds
+            tally.observe(readings())
+            return tally
         }
-        guard let own = ProcessStat.of(pid: postmaster) else { return total }
-        return total + own.cpuNanoseconds + own.childrenCPUNanoseconds
+        defer { sampler.cancel() }
+        let value = try await work()
+        sampler.cancel()
+        return (value, await sampler.value.nanoseconds)
+    }
+
+    /// CPU nanoseconds so far of the postmaster and of each process it started, by process id.
+    private func readings() -> [Int32: UInt64] {
+        var readings: [Int32: UInt64] = [:]
+        for pid in [postmaster] + children() {
+            guard let stat = ProcessStat.of(pid: pid) else { continue }
+            guard pid == postmaster || stat.parentPID == postmaster else { continue }
+            readings[pid] = stat.cpuNanoseconds
+        }
+        return readings
+    }
+
+    /// The postmaster's children from `/proc/PID/task/PID/children`, else from a scan of `/proc`.
+    private func children() -> [Int32] {
+        if let listed = try? String(contentsOfFile: "/proc/\(postmaster)/task/\(postmaster)/children", encoding: .utf8) {
+            return listed.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init)
+            .filter { $0 != postmaster }
     }
 
     private static func isPostgres(_ pid: Int32) -> Bool {

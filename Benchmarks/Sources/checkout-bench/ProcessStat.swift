@@ -5,9 +5,6 @@ struct ProcessStat: Equatable {
     var parentPID: Int32
     /// User and system time, in nanoseconds.
     var cpuNanoseconds: UInt64
-    /// User and system time of the children it has waited for (cutime + cstime): where the CPU of a
-    /// process that ended goes.
-    var childrenCPUNanoseconds: UInt64
 
     /// From `/proc/PID/stat`, with the process's own time from `/proc/PID/schedstat` (nanoseconds on the
     /// CPU) rather than in clock ticks of 10 ms when the kernel keeps it; nil once the process is gone.
@@ -25,16 +22,11 @@ struct ProcessStat: Equatable {
     /// and parentheses of its own, so fields are counted from its last `)`.
     static func parse(stat: String, ticksPerSecond: Int = sysconf(Int32(_SC_CLK_TCK))) -> ProcessStat? {
         guard let end = stat.lastIndex(of: ")"), ticksPerSecond > 0 else { return nil }
-        // fields[0] is field 3 (state): ppid is field 4, utime 14, stime 15, cutime 16, cstime 17.
+        // fields[0] is field 3 (state): ppid is field 4, utime 14, stime 15.
         let fields = stat[stat.index(after: end)...].split(separator: " ")
-        guard fields.count > 14, let parent = Int32(fields[1]) else { return nil }
-        let ticks = fields[11...14].compactMap { UInt64($0) }
-        guard ticks.count == 4 else { return nil }
-        let nanosecondsPerTick = 1_000_000_000 / UInt64(ticksPerSecond)
-        return ProcessStat(
-            parentPID: parent,
-            cpuNanoseconds: (ticks[0] + ticks[1]) * nanosecondsPerTick,
-            childrenCPUNanoseconds: (ticks[2] + ticks[3]) * nanosecondsPerTick
-        )
+        guard fields.count > 12, let parent = Int32(fields[1]) else { return nil }
+        let ticks = fields[11...12].compactMap { UInt64($0) }
+        guard ticks.count == 2 else { return nil }
+        return ProcessStat(parentPID: parent, cpuNanoseconds: (ticks[0] + ticks[1]) * (1_000_000_000 / UInt64(ticksPerSecond)))
     }
 }

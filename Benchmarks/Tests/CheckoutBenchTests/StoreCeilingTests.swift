@@ -32,12 +32,26 @@ import Testing
         #expect(PgBench.rate(in: "pgbench: error: connection to server failed") == nil)
     }
 
-    @Test func readsTheParentAndTheCPUTimeOfAProcessAndOfItsEndedChildrenWhateverItsName() {
+    @Test func readsTheParentAndTheCPUTimeOfAProcessWhateverItsName() {
         let stat = "4242 (postgres: x (y) z) S 15520 15520 15520 0 -1 4194560 300 0 0 0 123 77 40 10 20 0 1 0 1117290 227258368 2000"
 
         #expect(
             ProcessStat.parse(stat: stat, ticksPerSecond: 100)
-                == ProcessStat(parentPID: 15_520, cpuNanoseconds: 2_000_000_000, childrenCPUNanoseconds: 500_000_000))
-        #expect(ProcessStat.parse(stat: "4242 (postgres) S 1 1 1 0 -1 0 0 0 0 0 1 2", ticksPerSecond: 100) == nil)
+                == ProcessStat(parentPID: 15_520, cpuNanoseconds: 2_000_000_000))
+        #expect(ProcessStat.parse(stat: "4242 (postgres) S 1 1 1 0 -1 0 0 0 0 0 1", ticksPerSecond: 100) == nil)
+    }
+
+    @Test func talliesProcessesThatStartEndOrHandTheirIdOnBetweenReadings() {
+        var tally = ProcessCPUTally()
+        tally.observe([1: 1_000, 2: 5_000])
+        #expect(tally.nanoseconds == 0)
+
+        // 1 runs on, 2 ends after this reading, 3 starts.
+        tally.observe([1: 1_400, 2: 5_300, 3: 200])
+        #expect(tally.nanoseconds == 400 + 300 + 200)
+
+        // 2 is gone and keeps its last reading; 3's id goes to a new process that has used 50.
+        tally.observe([1: 1_500, 3: 50])
+        #expect(tally.nanoseconds == 500 + 300 + 200 + 50)
     }
 }
