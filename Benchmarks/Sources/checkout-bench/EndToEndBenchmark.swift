@@ -162,6 +162,7 @@ struct EndToEndBenchmark {
         try await fleet.prepare(scenario.command, count: warmUpCount, label: "\(number)-w")
         let warmUp = try await fleet.run(scenario.command, count: warmUpCount, rate: nil, label: "\(number)-w")
         log(String(format: "\(scenario): warm-up %.0f cmd/s", warmUp.commandsPerSecond))
+        try await pgbench?.schema.analyze()
 
         var peaks: [Double] = []
         var ceilings: [Double] = []
