@@ -81,6 +81,24 @@ import Testing
         }
     }
 
+    /// A log collector that died leaves standard error a pipe nobody reads: writing to it must cost
+    /// the lines (counted as dropped), never the process, which SIGPIPE would kill.
+    @Test func keepsHandlingCommandsWhenTheReaderOfItsLogsIsGone() async throws {
+        try await withProcessWorld("stderr-gone") { world in
+            try await world.importCatalog(OrderLoad(count: 4).catalogFile)
+            let worker = try WorkerProcess(["run"], environment: world.environment(), standardErrorReaderGone: true)
+            let exited = try? await worker.waitForExit(timeout: .seconds(2))
+            try #require(exited == nil, "the worker exited with \(exited ?? 0) while writing its first log lines (141: SIGPIPE)")
+
+            try await world.send(.syncCart, [("sync-1", Bodies.syncCart(cart: "cart-1", customer: "cust-1", items: [("SKU-A", 1)]))])
+            let synced = try await world.events.wait(timeout: .seconds(30)) { $0.properties.correlationID == "sync-1" }
+            #expect(synced.first?.properties.type == "cart.synced")
+
+            worker.terminate()
+            #expect(try await worker.waitForExit(timeout: .seconds(15)) == 0)
+        }
+    }
+
     @Test func printsItsVersion() async throws {
         let worker = try WorkerProcess(["--version"], environment: [:])
 

@@ -17,6 +17,10 @@ struct RunSubcommand: AsyncParsableCommand {
     @OptionGroup(title: "Worker") var worker: WorkerSettings
 
     func run() async throws {
+        // A write to a pipe whose reader is gone (a log collector that died) must fail with EPIPE, which
+        // costs the lines, not raise SIGPIPE, which kills the process. SwiftNIO ignores SIGPIPE too, but
+        // only once it opens its first socket, after the first lines are written.
+        signal(SIGPIPE, SIG_IGN)
         let configuration = try readSettings(broker, database, payments, worker, as: WorkerConfiguration.init(reading:))
         LoggingBootstrap.bootstrap(
             format: configuration.logFormat, level: configuration.logLevel, metadataProvider: TracingBackend.logMetadata)

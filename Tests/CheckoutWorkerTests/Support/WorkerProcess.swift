@@ -30,7 +30,11 @@ final class WorkerProcess: Sendable {
     /// Starts `checkout-worker arguments…` in a scratch directory of its own (so a relative
     /// `sqlite://` path lands there), with the test process's environment minus every `CHECKOUT_*`
     /// variable, plus `environment`.
-    init(_ arguments: [String] = ["run"], environment: [String: String]) throws {
+    ///
+    /// With `standardErrorReaderGone`, standard error is a pipe whose reading end is closed before the
+    /// process starts, as when a log collector has died: every write to it fails with `EPIPE`.
+    /// ``standardError`` then stays empty.
+    init(_ arguments: [String] = ["run"], environment: [String: String], standardErrorReaderGone: Bool = false) throws {
         let executable = try Self.executable()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("checkout-worker-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -46,7 +50,13 @@ final class WorkerProcess: Sendable {
             .merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: directory.appendingPathComponent("stdout.log"))
-        process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr.log"))
+        if standardErrorReaderGone {
+            let pipe = Pipe()
+            try pipe.fileHandleForReading.close()
+            process.standardError = pipe
+        } else {
+            process.standardError = try FileHandle(forWritingTo: directory.appendingPathComponent("stderr.log"))
+        }
         try process.run()
         processIdentifier = process.processIdentifier
     }
