@@ -48,9 +48,12 @@ struct EndToEndBenchmark {
         }
         do {
             let server = await postgresServer(for: scenarios)
-            var results = [try await measureCeiling(ceiling)]
+            let brokerProcess = locateBroker()
+            var results = [try await measureCeiling(ceiling, brokerProcess: brokerProcess)]
             for (index, scenario) in scenarios.enumerated() {
-                results.append(try await measure(scenario, number: index + 1, ceiling: ceiling, server: server, catalog: catalog.path))
+                results.append(
+                    try await measure(
+                        scenario, number: index + 1, ceiling: ceiling, server: server, brokerProcess: brokerProcess, catalog: catalog.path))
             }
             await ceiling.close()
             await ceilingHost.delete()
@@ -76,13 +79,32 @@ struct EndToEndBenchmark {
         return server
     }
 
+    /// The broker's process when it runs on this host, found by the port it listens on, so that its
+    /// CPU per command can be read; nil elsewhere.
+    private func locateBroker() -> Int32? {
+        let pid = ["127.0.0.1", "::1", "localhost"].contains(broker.host) ? ListeningProcess.pid(port: broker.port) : nil
+        if let pid {
+            log("RabbitMQ's CPU: the process listening on port \(broker.port) (pid \(pid))")
+        } else {
+            log("RabbitMQ's CPU is not measured: no process of this host's /proc listens on \(broker.host):\(broker.port)")
+        }
+        return pid
+    }
+
     /// The C loop alone: its peak, and its latency at half of it.
-    private func measureCeiling(_ ceiling: CeilingLoop) async throws -> ScenarioResult {
+    private func measureCeiling(_ ceiling: CeilingLoop, brokerProcess: Int32?) async throws -> ScenarioResult {
         var peaks: [Double] = []
+        var brokerCPU: [Double] = []
         for round in 1...rounds {
+            let before = ThreadGroupCPU.readings(of: brokerProcess.map { [$0] } ?? [])
             let result = try await ceiling.run(count: count, rate: nil, label: "0-f\(round)")
             peaks.append(result.commandsPerSecond)
-            log(String(format: "C loop: round %d flat out %.0f msg/s", round, result.commandsPerSecond))
+            var line = String(format: "C loop: round %d flat out %.0f msg/s", round, result.commandsPerSecond)
+            if let microseconds = cpuPerCommand(of: brokerProcess.map { [$0] } ?? [], since: before) {
+                brokerCPU.append(microseconds)
+                line += String(format: " (RabbitMQ CPU %.0f µs per message)", microseconds)
+            }
+            log(line)
         }
         let rate = peaks.median / 2
         var latencies = RunLedger.emptyLatencies
@@ -93,11 +115,11 @@ struct EndToEndBenchmark {
         }
         return ScenarioResult(
             scenario: nil, peakRates: peaks, ceilingRates: [], latencyRate: rate,
-            latencies: LatencySummary(microseconds: latencies), memory: [])
+            latencies: LatencySummary(microseconds: latencies), memory: [], brokerCPUPerCommand: brokerCPU)
     }
 
     private func measure(
-        _ scenario: Scenario, number: Int, ceiling: CeilingLoop, server: PostgresServerCPU?, catalog: String
+        _ scenario: Scenario, number: Int, ceiling: CeilingLoop, server: PostgresServerCPU?, brokerProcess: Int32?, catalog: String
     ) async throws -> ScenarioResult {
         let name = "checkout-bench-\(runID)-\(number)"
         log("\(scenario): virtual host \(name)")
@@ -130,7 +152,8 @@ struct EndToEndBenchmark {
             do {
                 let pgbench = schema.map { PgBench(executable: pgbenchExecutable, psql: psql, schema: $0, directory: directory) }
                 result = try await measure(
-                    scenario, number: number, on: fleet, ceiling: ceiling, pgbench: pgbench, server: pgbench == nil ? nil : server)
+                    scenario, number: number, on: fleet, ceiling: ceiling, pgbench: pgbench, server: pgbench == nil ? nil : server,
+                    brokerProcess: brokerProcess)
             } catch {
                 _ = await fleet.stop()
                 throw error
@@ -155,7 +178,8 @@ struct EndToEndBenchmark {
         on fleet: WorkerFleet,
         ceiling: CeilingLoop,
         pgbench: PgBench?,
-        server: PostgresServerCPU?
+        server: PostgresServerCPU?,
+        brokerProcess: Int32?
     ) async throws -> ScenarioResult {
         log("\(scenario): consuming, " + Self.describe(try fleet.memory()))
         let warmUpCount = min(count, 1_000)
@@ -170,10 +194,12 @@ struct EndToEndBenchmark {
         var pgbenchRates: [Double] = []
         var postgresCPU: [Double] = []
         var pgbenchPostgresCPU: [Double] = []
+        var workerCPU: [Double] = []
+        var brokerCPU: [Double] = []
         for round in 1...rounds {
             let raw = try await ceiling.run(count: count, rate: nil, label: "\(number)-c\(round)")
             ceilings.append(raw.commandsPerSecond)
-            let worker = try await flatOut(scenario, on: fleet, label: "\(number)-f\(round)", server: server)
+            let worker = try await flatOut(scenario, on: fleet, label: "\(number)-f\(round)", server: server, brokerProcess: brokerProcess)
             peaks.append(worker.run.commandsPerSecond)
             var line = String(
                 format: "\(scenario): round %d flat out %.0f cmd/s (C loop %.0f msg/s, ratio %.2f",
@@ -181,6 +207,14 @@ struct EndToEndBenchmark {
             if let perCommand = worker.roundTrips {
                 roundTrips.append(perCommand)
                 line += String(format: "; %.2f database round trips per command", perCommand)
+            }
+            if let microseconds = worker.workerCPU {
+                workerCPU.append(microseconds)
+                line += String(format: "; worker CPU %.0f µs per command", microseconds)
+            }
+            if let microseconds = worker.brokerCPU {
+                brokerCPU.append(microseconds)
+                line += String(format: "; RabbitMQ CPU %.0f µs per command", microseconds)
             }
             if let microseconds = worker.postgresCPU {
                 postgresCPU.append(microseconds)
@@ -215,31 +249,42 @@ struct EndToEndBenchmark {
             scenario: scenario, peakRates: peaks, ceilingRates: ceilings, latencyRate: rate,
             latencies: LatencySummary(microseconds: latencies), memory: memory,
             roundTripsPerCommand: roundTrips, pgbenchRates: pgbenchRates,
-            postgresCPUPerCommand: postgresCPU, postgresCPUPerPgbenchTransaction: pgbenchPostgresCPU
+            postgresCPUPerCommand: postgresCPU, postgresCPUPerPgbenchTransaction: pgbenchPostgresCPU,
+            workerCPUPerCommand: workerCPU, brokerCPUPerCommand: brokerCPU
         )
     }
 
-    /// One flat-out round of the workers, with what it cost the database per command: the statements
-    /// the workers counted (read after a pause for their sampling, before and after) and, when the
-    /// server is on this host, PostgreSQL's CPU.
+    /// One flat-out round of the workers, with what it cost per command: the workers' CPU, the
+    /// broker's when it runs on this host, the statements the workers counted (read after a pause for
+    /// their sampling, before and after) and, when the server is on this host, PostgreSQL's CPU.
     private func flatOut(
-        _ scenario: Scenario, on fleet: WorkerFleet, label: String, server: PostgresServerCPU?
+        _ scenario: Scenario, on fleet: WorkerFleet, label: String, server: PostgresServerCPU?, brokerProcess: Int32?
     ) async throws
-        -> (run: RunResult, roundTrips: Double?, postgresCPU: Double?)
+        -> (run: RunResult, roundTrips: Double?, postgresCPU: Double?, workerCPU: Double?, brokerCPU: Double?)
     {
         let counted = scenario.store != .memory
         try await fleet.prepare(scenario.command, count: count, label: label)
         if counted { try await Task.sleep(for: Self.metricsLag) }
         let roundTripsBefore = counted ? try await fleet.roundTrips() : 0
+        let workers = fleet.processes.map(\.pid)
+        let before = ThreadGroupCPU.readings(of: workers + (brokerProcess.map { [$0] } ?? []))
         let (run, cpu) = try await Self.measuringCPU(of: server) {
             try await fleet.run(scenario.command, count: count, rate: nil, label: label)
         }
+        let workerCPU = cpuPerCommand(of: workers, since: before)
+        let brokerCPU = cpuPerCommand(of: brokerProcess.map { [$0] } ?? [], since: before)
         var roundTrips: Double?
         if counted {
             try await Task.sleep(for: Self.metricsLag)
             roundTrips = Double(try await fleet.roundTrips() - roundTripsBefore) / Double(count)
         }
-        return (run, roundTrips, cpu.map { $0 / Double(count) })
+        return (run, roundTrips, cpu.map { $0 / Double(count) }, workerCPU, brokerCPU)
+    }
+
+    /// The CPU `pids` used since `before`, in µs per command of a round; nil when none of them was read before.
+    private func cpuPerCommand(of pids: [Int32], since before: [Int32: UInt64]) -> Double? {
+        guard pids.contains(where: { before[$0] != nil }) else { return nil }
+        return Double(ThreadGroupCPU.nanoseconds(of: pids, before: before)) / 1_000 / Double(count)
     }
 
     /// One pgbench round of about as many commands as the workers' rounds, with PostgreSQL's CPU per

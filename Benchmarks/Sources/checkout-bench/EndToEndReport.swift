@@ -1,7 +1,7 @@
 import Foundation
 
-/// The end-to-end figures as Markdown for BENCHMARKS.md: the table, PostgreSQL's CPU and the fleet
-/// ceiling it sets, then each target of issue 15 met or missed.
+/// The end-to-end figures as Markdown for BENCHMARKS.md: the table, the workers' and the broker's CPU,
+/// PostgreSQL's CPU and the fleet ceiling it sets, then each target of issue 15 met or missed.
 struct EndToEndReport {
     var results: [ScenarioResult]
     var leftOut: [String]
@@ -44,6 +44,22 @@ struct EndToEndReport {
                     LatencySummary.milliseconds(result.latencies.p999),
                     Self.format(result.peakMemoryKiB.map { Double($0) / 1024 }, "%.1f"),
                 ]))
+        }
+        if results.contains(where: { $0.workerCPU != nil || $0.brokerCPU != nil }) {
+            lines += [
+                "",
+                "| scenario | processes | worker CPU per command (µs, median) | RabbitMQ CPU per command (µs, median) |",
+                "|---|---:|---:|---:|",
+            ]
+            for result in results {
+                lines.append(
+                    row([
+                        result.scenario.map { "\($0.command.title), \($0.store.title)" } ?? "C loop (ceiling), per message",
+                        result.scenario.map { String($0.processes) } ?? "–",
+                        Self.format(result.workerCPU, "%.0f"),
+                        Self.format(result.brokerCPU, "%.0f"),
+                    ]))
+            }
         }
         let measuredCPU = results.filter { $0.postgresCPU != nil }
         if !measuredCPU.isEmpty {

@@ -22,6 +22,11 @@ struct ScenarioResult: Sendable {
     var postgresCPUPerCommand: [Double] = []
     /// PostgreSQL's CPU per pgbench transaction in each pgbench round, µs.
     var postgresCPUPerPgbenchTransaction: [Double] = []
+    /// The worker processes' CPU per command in each flat-out round, µs, all their threads.
+    var workerCPUPerCommand: [Double] = []
+    /// The broker's CPU per command (per message, for the C loop) in each flat-out round, µs; only when
+    /// it runs on this host.
+    var brokerCPUPerCommand: [Double] = []
 
     var peak: Double { peakRates.median }
     var ceiling: Double { ceilingRates.median }
@@ -34,6 +39,8 @@ struct ScenarioResult: Sendable {
     var pgbenchRatio: Double? { pgbench.map { peak / $0 } }
     var postgresCPU: Double? { Self.median(postgresCPUPerCommand) }
     var postgresCPUPerPgbench: Double? { Self.median(postgresCPUPerPgbenchTransaction) }
+    var workerCPU: Double? { Self.median(workerCPUPerCommand) }
+    var brokerCPU: Double? { Self.median(brokerCPUPerCommand) }
 
     /// Commands per second that one PostgreSQL of `cores` cores serves at this CPU per command, all
     /// of it spent on them: the most any number of worker replicas can get from it.

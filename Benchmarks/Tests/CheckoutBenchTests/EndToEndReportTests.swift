@@ -85,6 +85,29 @@ import Testing
         #expect(!lines.contains { $0.contains("PostgreSQL CPU per command") })
     }
 
+    @Test func showsTheWorkersAndTheBrokersCPUPerCommandWithTheCLoopsPerMessage() {
+        let report = EndToEndReport(
+            results: [
+                Self.result(nil, peak: 12_000, p99: 0.8, brokerCPU: [130, 118, 140]),
+                Self.result(
+                    Scenario(command: .syncCart, store: .sqlite, processes: 1), peak: 5_000, ceiling: 10_000, p99: 20,
+                    workerCPU: [120, 110, 125], brokerCPU: [150, 160, 148]),
+                Self.result(
+                    Scenario(command: .placeOrder, store: .sqlite, processes: 1), peak: 3_000, ceiling: 10_000, p99: 20, workerCPU: [210]),
+            ], leftOut: [], cores: 2)
+
+        let lines = report.markdown.split(separator: "\n", omittingEmptySubsequences: false)
+        let header = lines.firstIndex { $0.contains("worker CPU per command") }
+        #expect(
+            header.map { String(lines[$0]) }
+                == "| scenario | processes | worker CPU per command (µs, median) | RabbitMQ CPU per command (µs, median) |")
+        #expect(header.map { String(lines[$0 + 2]) } == "| C loop (ceiling), per message | – | – | 130 |")
+        #expect(header.map { String(lines[$0 + 3]) } == "| SyncCart, SQLite | 1 | 120 | 150 |")
+        #expect(header.map { String(lines[$0 + 4]) } == "| PlaceOrder, SQLite | 1 | 210 | – |")
+        let unmeasured = EndToEndReport(results: [Self.result(nil, peak: 12_000, p99: 0.8)], leftOut: [], cores: 2)
+        #expect(!unmeasured.markdown.contains("worker CPU per command"))
+    }
+
     @Test func turnsPostgreSQLsCPUPerCommandIntoTheFleetCeilingForThisMachineAndALargeServer() {
         let report = EndToEndReport(
             results: [
@@ -158,7 +181,9 @@ import Testing
         roundTrips: [Double] = [],
         pgbench: Double? = nil,
         postgresCPU: [Double] = [],
-        pgbenchPostgresCPU: [Double] = []
+        pgbenchPostgresCPU: [Double] = [],
+        workerCPU: [Double] = [],
+        brokerCPU: [Double] = []
     ) -> ScenarioResult {
         ScenarioResult(
             scenario: scenario,
@@ -170,7 +195,9 @@ import Testing
             roundTripsPerCommand: roundTrips,
             pgbenchRates: pgbench.map { [$0] } ?? [],
             postgresCPUPerCommand: postgresCPU,
-            postgresCPUPerPgbenchTransaction: pgbenchPostgresCPU
+            postgresCPUPerPgbenchTransaction: pgbenchPostgresCPU,
+            workerCPUPerCommand: workerCPU,
+            brokerCPUPerCommand: brokerCPU
         )
     }
 }
