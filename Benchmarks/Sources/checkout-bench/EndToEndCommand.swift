@@ -12,7 +12,8 @@ struct EndToEndCommand: AsyncParsableCommand {
             measures the peak throughput flat out in rounds alternating with the C loop (and, on PostgreSQL, with pgbench sending \
             the same unit of work as one statement), the database round trips per command from the workers' /metrics, \
             the workers' CPU per command, and the broker's and PostgreSQL's when they run on this host, then p50/p99/p99.9 at \
-            half the peak rate, and each worker's resident memory (VmHWM). Needs rabbitmqctl for the virtual hosts and, for PostgreSQL, psql and pgbench.
+            half the peak rate, and each worker's resident memory (VmHWM). Needs rabbitmqctl for the virtual hosts and, for \
+            PostgreSQL, psql and pgbench.
             """,
         aliases: ["e2e"]
     )
