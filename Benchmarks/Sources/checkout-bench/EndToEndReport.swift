@@ -29,21 +29,20 @@ struct EndToEndReport {
         ]
         for result in results {
             lines.append(
-                row([
-                    result.scenario.map { "\($0.command.title), \($0.store.title)" } ?? "C loop (ceiling)",
-                    result.scenario.map { String($0.processes) } ?? "–",
-                    String(format: "%.0f", result.peak),
-                    result.ratio == nil ? "–" : String(format: "%.0f", result.ceiling),
-                    Self.format(result.ratio, "%.2f"),
-                    Self.format(result.roundTrips, "%.2f"),
-                    Self.format(result.pgbench, "%.0f"),
-                    Self.format(result.pgbenchRatio, "%.2f"),
-                    String(format: "%.0f", result.latencyRate),
-                    LatencySummary.milliseconds(result.latencies.p50),
-                    LatencySummary.milliseconds(result.latencies.p99),
-                    LatencySummary.milliseconds(result.latencies.p999),
-                    Self.format(result.peakMemoryKiB.map { Double($0) / 1024 }, "%.1f"),
-                ]))
+                row(
+                    Self.scenarioCells(result, ceiling: "C loop (ceiling)") + [
+                        String(format: "%.0f", result.peak),
+                        result.ratio == nil ? "–" : String(format: "%.0f", result.ceiling),
+                        Self.format(result.ratio, "%.2f"),
+                        Self.format(result.roundTrips, "%.2f"),
+                        Self.format(result.pgbench, "%.0f"),
+                        Self.format(result.pgbenchRatio, "%.2f"),
+                        String(format: "%.0f", result.latencyRate),
+                        LatencySummary.milliseconds(result.latencies.p50),
+                        LatencySummary.milliseconds(result.latencies.p99),
+                        LatencySummary.milliseconds(result.latencies.p999),
+                        Self.format(result.peakMemoryKiB.map { Double($0) / 1024 }, "%.1f"),
+                    ]))
         }
         if results.contains(where: { $0.workerCPU != nil || $0.brokerCPU != nil }) {
             lines += [
@@ -53,12 +52,10 @@ struct EndToEndReport {
             ]
             for result in results {
                 lines.append(
-                    row([
-                        result.scenario.map { "\($0.command.title), \($0.store.title)" } ?? "C loop (ceiling), per message",
-                        result.scenario.map { String($0.processes) } ?? "–",
-                        Self.format(result.workerCPU, "%.0f"),
-                        Self.format(result.brokerCPU, "%.0f"),
-                    ]))
+                    row(
+                        Self.scenarioCells(result, ceiling: "C loop (ceiling), per message") + [
+                            Self.format(result.workerCPU, "%.0f"), Self.format(result.brokerCPU, "%.0f"),
+                        ]))
             }
         }
         let measuredCPU = results.filter { $0.postgresCPU != nil }
@@ -73,9 +70,7 @@ struct EndToEndReport {
             for result in measuredCPU {
                 lines.append(
                     row(
-                        [
-                            "\(result.scenario!.command.title), \(result.scenario!.store.title)",
-                            String(result.scenario!.processes),
+                        Self.scenarioCells(result, ceiling: "C loop (ceiling)") + [
                             Self.format(result.postgresCPU, "%.0f"),
                             Self.format(result.postgresCPUPerPgbench, "%.0f"),
                         ] + sizes.map { Self.format(result.fleetCeiling(cores: $0), "%.0f") }))
@@ -138,6 +133,12 @@ struct EndToEndReport {
 
     private func row(_ cells: [String]) -> String {
         "| " + cells.joined(separator: " | ") + " |"
+    }
+
+    /// The first two cells of a row: the scenario and its processes, or `ceiling` for the C loop's row.
+    private static func scenarioCells(_ result: ScenarioResult, ceiling: String) -> [String] {
+        guard let scenario = result.scenario else { return [ceiling, "–"] }
+        return ["\(scenario.command.title), \(scenario.store.title)", String(scenario.processes)]
     }
 
     private static func format(_ value: Double?, _ format: String) -> String {
