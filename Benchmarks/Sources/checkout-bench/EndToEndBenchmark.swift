@@ -48,12 +48,12 @@ struct EndToEndBenchmark {
         }
         do {
             let server = await postgresServer(for: scenarios)
-            let brokerProcess = locateBroker()
-            var results = [try await measureCeiling(ceiling, brokerProcess: brokerProcess)]
+            let brokerPIDs = locateBroker()
+            var results = [try await measureCeiling(ceiling, brokerPIDs: brokerPIDs)]
             for (index, scenario) in scenarios.enumerated() {
                 results.append(
                     try await measure(
-                        scenario, number: index + 1, ceiling: ceiling, server: server, brokerProcess: brokerProcess, catalog: catalog.path))
+                        scenario, number: index + 1, ceiling: ceiling, server: server, brokerPIDs: brokerPIDs, catalog: catalog.path))
             }
             await ceiling.close()
             await ceilingHost.delete()
@@ -80,27 +80,27 @@ struct EndToEndBenchmark {
     }
 
     /// The broker's process when it runs on this host, found by the port it listens on, so that its
-    /// CPU per command can be read; nil elsewhere.
-    private func locateBroker() -> Int32? {
+    /// CPU per command can be read; none elsewhere.
+    private func locateBroker() -> [Int32] {
         let pid = ["127.0.0.1", "::1", "localhost"].contains(broker.host) ? ListeningProcess.pid(port: broker.port) : nil
         if let pid {
             log("RabbitMQ's CPU: the process listening on port \(broker.port) (pid \(pid))")
         } else {
             log("RabbitMQ's CPU is not measured: no process of this host's /proc listens on \(broker.host):\(broker.port)")
         }
-        return pid
+        return pid.map { [$0] } ?? []
     }
 
     /// The C loop alone: its peak, and its latency at half of it.
-    private func measureCeiling(_ ceiling: CeilingLoop, brokerProcess: Int32?) async throws -> ScenarioResult {
+    private func measureCeiling(_ ceiling: CeilingLoop, brokerPIDs: [Int32]) async throws -> ScenarioResult {
         var peaks: [Double] = []
         var brokerCPU: [Double] = []
         for round in 1...rounds {
-            let before = ThreadGroupCPU.readings(of: brokerProcess.map { [$0] } ?? [])
+            let before = ThreadGroupCPU.readings(of: brokerPIDs)
             let result = try await ceiling.run(count: count, rate: nil, label: "0-f\(round)")
             peaks.append(result.commandsPerSecond)
             var line = String(format: "C loop: round %d flat out %.0f msg/s", round, result.commandsPerSecond)
-            if let microseconds = cpuPerCommand(of: brokerProcess.map { [$0] } ?? [], since: before) {
+            if let microseconds = cpuPerCommand(of: brokerPIDs, since: before) {
                 brokerCPU.append(microseconds)
                 line += String(format: " (RabbitMQ CPU %.0f µs per message)", microseconds)
             }
@@ -119,7 +119,7 @@ struct EndToEndBenchmark {
     }
 
     private func measure(
-        _ scenario: Scenario, number: Int, ceiling: CeilingLoop, server: PostgresServerCPU?, brokerProcess: Int32?, catalog: String
+        _ scenario: Scenario, number: Int, ceiling: CeilingLoop, server: PostgresServerCPU?, brokerPIDs: [Int32], catalog: String
     ) async throws -> ScenarioResult {
         let name = "checkout-bench-\(runID)-\(number)"
         log("\(scenario): virtual host \(name)")
@@ -153,7 +153,7 @@ struct EndToEndBenchmark {
                 let pgbench = schema.map { PgBench(executable: pgbenchExecutable, psql: psql, schema: $0, directory: directory) }
                 result = try await measure(
                     scenario, number: number, on: fleet, ceiling: ceiling, pgbench: pgbench, server: pgbench == nil ? nil : server,
-                    brokerProcess: brokerProcess)
+                    brokerPIDs: brokerPIDs)
             } catch {
                 _ = await fleet.stop()
                 throw error
@@ -179,7 +179,7 @@ struct EndToEndBenchmark {
         ceiling: CeilingLoop,
         pgbench: PgBench?,
         server: PostgresServerCPU?,
-        brokerProcess: Int32?
+        brokerPIDs: [Int32]
     ) async throws -> ScenarioResult {
         log("\(scenario): consuming, " + Self.describe(try fleet.memory()))
         let warmUpCount = min(count, 1_000)
@@ -199,7 +199,7 @@ struct EndToEndBenchmark {
         for round in 1...rounds {
             let raw = try await ceiling.run(count: count, rate: nil, label: "\(number)-c\(round)")
             ceilings.append(raw.commandsPerSecond)
-            let worker = try await flatOut(scenario, on: fleet, label: "\(number)-f\(round)", server: server, brokerProcess: brokerProcess)
+            let worker = try await flatOut(scenario, on: fleet, label: "\(number)-f\(round)", server: server, brokerPIDs: brokerPIDs)
             peaks.append(worker.run.commandsPerSecond)
             var line = String(
                 format: "\(scenario): round %d flat out %.0f cmd/s (C loop %.0f msg/s, ratio %.2f",
@@ -258,7 +258,7 @@ struct EndToEndBenchmark {
     /// broker's when it runs on this host, the statements the workers counted (read after a pause for
     /// their sampling, before and after) and, when the server is on this host, PostgreSQL's CPU.
     private func flatOut(
-        _ scenario: Scenario, on fleet: WorkerFleet, label: String, server: PostgresServerCPU?, brokerProcess: Int32?
+        _ scenario: Scenario, on fleet: WorkerFleet, label: String, server: PostgresServerCPU?, brokerPIDs: [Int32]
     ) async throws
         -> (run: RunResult, roundTrips: Double?, postgresCPU: Double?, workerCPU: Double?, brokerCPU: Double?)
     {
@@ -267,12 +267,12 @@ struct EndToEndBenchmark {
         if counted { try await Task.sleep(for: Self.metricsLag) }
         let roundTripsBefore = counted ? try await fleet.roundTrips() : 0
         let workers = fleet.processes.map(\.pid)
-        let before = ThreadGroupCPU.readings(of: workers + (brokerProcess.map { [$0] } ?? []))
+        let before = ThreadGroupCPU.readings(of: workers + brokerPIDs)
         let (run, cpu) = try await Self.measuringCPU(of: server) {
             try await fleet.run(scenario.command, count: count, rate: nil, label: label)
         }
         let workerCPU = cpuPerCommand(of: workers, since: before)
-        let brokerCPU = cpuPerCommand(of: brokerProcess.map { [$0] } ?? [], since: before)
+        let brokerCPU = cpuPerCommand(of: brokerPIDs, since: before)
         var roundTrips: Double?
         if counted {
             try await Task.sleep(for: Self.metricsLag)

@@ -10,12 +10,16 @@ struct ProcessStat: Equatable {
     /// CPU) rather than in clock ticks of 10 ms when the kernel keeps it; nil once the process is gone.
     static func of(pid: Int32) -> ProcessStat? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), var stat = parse(stat: text) else { return nil }
-        if let schedstat = try? String(contentsOfFile: "/proc/\(pid)/schedstat", encoding: .utf8),
-            let nanoseconds = schedstat.split(separator: " ").first.flatMap({ UInt64($0) })
-        {
+        if let nanoseconds = onCPUNanoseconds(schedstat: "/proc/\(pid)/schedstat") {
             stat.cpuNanoseconds = nanoseconds
         }
         return stat
+    }
+
+    /// The first field of a `schedstat` file (`/proc/PID/schedstat` or `/proc/PID/task/TID/schedstat`):
+    /// nanoseconds that task has run on a CPU; nil when it cannot be read.
+    static func onCPUNanoseconds(schedstat path: String) -> UInt64? {
+        (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: " ").first.flatMap { UInt64($0) }
     }
 
     /// Reads a `/proc/PID/stat` line. The command name, field 2, is in parentheses and may hold spaces

@@ -11,14 +11,7 @@ enum ThreadGroupCPU {
     static func nanoseconds(pid: Int32) -> UInt64? {
         let tasks = "/proc/\(pid)/task"
         guard let threads = try? FileManager.default.contentsOfDirectory(atPath: tasks) else { return nil }
-        var total: UInt64 = 0
-        for thread in threads {
-            guard let schedstat = try? String(contentsOfFile: "\(tasks)/\(thread)/schedstat", encoding: .utf8),
-                let nanoseconds = schedstat.split(separator: " ").first.flatMap({ UInt64($0) })
-            else { continue }
-            total += nanoseconds
-        }
-        return total
+        return threads.reduce(0) { $0 + (ProcessStat.onCPUNanoseconds(schedstat: "\(tasks)/\($1)/schedstat") ?? 0) }
     }
 
     /// The CPU the processes used meanwhile, from a reading of each before and after; a process that
