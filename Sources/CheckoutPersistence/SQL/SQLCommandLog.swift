@@ -23,14 +23,13 @@ struct SQLCommandLog: Sendable {
     /// date on the database's clock. A claim taken before owners were recorded names nobody and waits for
     /// its lease.
     ///
-    /// With `cartID`, a taken claim comes with that cart and its products, and what `chargeRequest`
-    /// answers for them is written as the command's charge (``recordCharge(_:for:on:)``) on the same
-    /// connection: on SQLite in the same write, on PostgreSQL in the statement after. On PostgreSQL
-    /// the claim, the cart and the products of its `skus` (``Migrations/cartSKUs``) are one statement,
-    /// the claim in a `WITH`; a cart without `skus` comes without products, and no charge is written.
-    /// SQLite, where a statement is no round trip and a `WITH` cannot write, reads the cart and then
-    /// its products after the claim, on its one writer: that costs the writer about what a write of
-    /// the charge's own did, and spares the order waiting for one more batch.
+    /// With `cartID`, a taken claim comes with that cart and its products, read just before it on the
+    /// same connection (``cartWithProducts(_:on:)``), and what `chargeRequest` answers for them is the
+    /// charge the claim's statement writes: on PostgreSQL one commit, not a second one for the charge;
+    /// on SQLite one entry of the writer's batch. Nothing locks the cart until the order's write
+    /// checks its version, so a read before the claim is no staler than one in its statement. A cart
+    /// on PostgreSQL without `skus` (``Migrations/cartSKUs``) comes without products, and no charge is
+    /// written.
     ///
     /// - Parameter isOnlyAttempt: Whether this is the one attempt of this process that holds the
     ///   command's mark (``beginAttempt(_:)``). Only it takes over this worker's own claim (one an attempt
@@ -40,69 +39,67 @@ struct SQLCommandLog: Sendable {
         _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, isOnlyAttempt: Bool, readingCart cartID: CartID?,
         chargeRequest: (@Sendable (Cart, [SKU: Product]) -> ChargeRecord?)?, on database: any SQLDatabase
     ) async throws -> (isTaken: Bool, read: SQLCartRead?) {
-        let claim: SQLQueryString = """
-            INSERT INTO processed_commands (kind, command_id, lease_until, digest, owner)
-            SELECT \(bind: kind), \(bind: commandID.rawValue), \(bind: leaseUntil.timeIntervalSince1970), \(bind: digest?.rawValue),
-                   \(bind: owner.worker)
-            WHERE \(bind: isOnlyAttempt) OR EXISTS (
-                SELECT 1 FROM processed_commands WHERE kind = \(bind: kind) AND command_id = \(bind: commandID.rawValue))
-            ON CONFLICT (kind, command_id) DO UPDATE SET lease_until = excluded.lease_until, digest = excluded.digest, owner = excluded.owner
-            WHERE processed_commands.outcome IS NULL
-              AND (processed_commands.digest IS NULL OR excluded.digest IS NULL OR processed_commands.digest = excluded.digest)
-              AND (processed_commands.lease_until <= \(bind: now.timeIntervalSince1970)
-                   OR (processed_commands.owner = \(bind: owner.worker) AND \(bind: isOnlyAttempt))
-                   OR (processed_commands.owner IS NOT NULL AND processed_commands.owner <> \(bind: owner.worker) AND NOT EXISTS (
-                       SELECT 1 FROM workers
-                       WHERE workers.id = processed_commands.owner AND workers.alive_until > \(unsafeRaw: database.secondsSince1970))))
-            RETURNING command_id
-            """
-        guard let cartID, database.isPostgreSQL else {
-            guard try await database.raw(claim).first() != nil else { return (false, nil) }
-            guard let cartID else { return (true, nil) }
-            guard let cart = try await SQLCarts.cart(cartID, on: database) else { return (true, SQLCartRead(cart: nil, products: nil)) }
-            let products = try await SQLCatalog.products(Set(cart.lines.map(\.sku)), on: database)
-            return (true, try await recordingCharge(of: commandID, for: cart, products, as: chargeRequest, on: database))
+        var read: SQLCartRead?
+        if let cartID { read = try await Self.cartWithProducts(cartID, on: database) }
+        let charge = read.flatMap { read in read.cart.flatMap { cart in read.products.flatMap { chargeRequest?(cart, $0) } } }
+        let chargeJSON = try charge.map(StoredJSON.text)
+        let claim = claimStatement(
+            commandID, digest: digest, at: now, leaseUntil: leaseUntil, isOnlyAttempt: isOnlyAttempt, charge: chargeJSON, on: database)
+        guard try await database.raw(claim).first() != nil else { return (false, nil) }
+        return (true, read.map { SQLCartRead(cart: $0.cart, products: $0.products, recordedCharge: charge) })
+    }
+
+    /// The statement that takes the claim (``takeClaim(_:digest:at:leaseUntil:isOnlyAttempt:readingCart:chargeRequest:on:)``),
+    /// returning a row if it did. A taken claim's charge becomes `charge` (``ChargeRecord``'s stored
+    /// JSON); nil keeps the one an earlier attempt wrote.
+    private func claimStatement(
+        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, isOnlyAttempt: Bool, charge: String?,
+        on database: any SQLDatabase
+    ) -> SQLQueryString {
+        """
+        INSERT INTO processed_commands (kind, command_id, lease_until, digest, owner, charge)
+        SELECT \(bind: kind), \(bind: commandID.rawValue), \(bind: leaseUntil.timeIntervalSince1970), \(bind: digest?.rawValue),
+               \(bind: owner.worker), \(bind: charge)
+        WHERE \(bind: isOnlyAttempt) OR EXISTS (
+            SELECT 1 FROM processed_commands WHERE kind = \(bind: kind) AND command_id = \(bind: commandID.rawValue))
+        ON CONFLICT (kind, command_id) DO UPDATE SET lease_until = excluded.lease_until, digest = excluded.digest, owner = excluded.owner,
+            charge = COALESCE(excluded.charge, processed_commands.charge)
+        WHERE processed_commands.outcome IS NULL
+          AND (processed_commands.digest IS NULL OR excluded.digest IS NULL OR processed_commands.digest = excluded.digest)
+          AND (processed_commands.lease_until <= \(bind: now.timeIntervalSince1970)
+               OR (processed_commands.owner = \(bind: owner.worker) AND \(bind: isOnlyAttempt))
+               OR (processed_commands.owner IS NOT NULL AND processed_commands.owner <> \(bind: owner.worker) AND NOT EXISTS (
+                   SELECT 1 FROM workers
+                   WHERE workers.id = processed_commands.owner AND workers.alive_until > \(unsafeRaw: database.secondsSince1970))))
+        RETURNING command_id
+        """
+    }
+
+    /// The cart `cartID` and its products. On PostgreSQL one statement, by the cart's `skus`, and
+    /// products nil when it has none; on SQLite, where a statement is no round trip and carts have no
+    /// `skus`, the cart and then the products of its lines.
+    private static func cartWithProducts(_ cartID: CartID, on database: any SQLDatabase) async throws -> SQLCartRead {
+        guard database.isPostgreSQL else {
+            guard let cart = try await SQLCarts.cart(cartID, on: database) else { return SQLCartRead(cart: nil, products: nil) }
+            return SQLCartRead(cart: cart, products: try await SQLCatalog.products(Set(cart.lines.map(\.sku)), on: database))
         }
         let rows = try await database.raw(
             """
-            WITH claim AS (\(claim)),
-                 cart AS (SELECT \(unsafeRaw: SQLCarts.columns), carts.skus AS cart_skus FROM carts WHERE id = \(bind: cartID.rawValue))
-            SELECT EXISTS (SELECT 1 FROM claim) AS claimed, cart.*, \(unsafeRaw: SQLCatalog.columns)
-            FROM (SELECT 1) AS one
-            LEFT JOIN cart ON EXISTS (SELECT 1 FROM claim)
-            LEFT JOIN products ON products.sku = ANY (string_to_array(cart.cart_skus, ' '))
+            SELECT \(unsafeRaw: SQLCarts.columns), carts.skus AS cart_skus, \(unsafeRaw: SQLCatalog.columns)
+            FROM carts
+            LEFT JOIN products ON products.sku = ANY (string_to_array(carts.skus, ' '))
+            WHERE carts.id = \(bind: cartID.rawValue)
             """
-        ).all().map { StoredRow($0, of: "processed_commands") }
-        guard let first = rows.first, try first.value("claimed", as: Bool.self) else { return (false, nil) }
-        guard try !first.isNull("cart_id") else { return (true, SQLCartRead(cart: nil, products: nil)) }
+        ).all().map { StoredRow($0, of: "carts") }
+        guard let first = rows.first else { return SQLCartRead(cart: nil, products: nil) }
         let cart = try SQLCarts.cart(from: first)
-        guard try !first.isNull("cart_skus") else { return (true, SQLCartRead(cart: cart, products: nil)) }
+        guard try !first.isNull("cart_skus") else { return SQLCartRead(cart: cart, products: nil) }
         var products: [SKU: Product] = [:]
         for row in rows where try !row.isNull("sku") {
             let product = try SQLCatalog.product(from: row)
             products[product.sku] = product
         }
-        return (true, try await recordingCharge(of: commandID, for: cart, products, as: chargeRequest, on: database))
-    }
-
-    /// The claim's read of `cart` and `products`, with what `chargeRequest` answers for them written as
-    /// the command's charge.
-    ///
-    /// If that write fails, the claim is given up as a failed attempt's is: on PostgreSQL it is
-    /// committed already, and a retry on another worker would otherwise wait for its lease. (On SQLite
-    /// the claim's whole write is undone.)
-    private func recordingCharge(
-        of commandID: CommandID, for cart: Cart, _ products: [SKU: Product],
-        as chargeRequest: (@Sendable (Cart, [SKU: Product]) -> ChargeRecord?)?, on database: any SQLDatabase
-    ) async throws -> SQLCartRead {
-        guard let charge = chargeRequest?(cart, products) else { return SQLCartRead(cart: cart, products: products) }
-        do {
-            try await recordCharge(try StoredJSON.text(charge), for: commandID, on: database)
-        } catch {
-            try? await release(commandID, on: database)
-            throw error
-        }
-        return SQLCartRead(cart: cart, products: products, recordedCharge: charge)
+        return SQLCartRead(cart: cart, products: products)
     }
 
     /// Writes `charge` (``ChargeRecord``'s stored JSON) into the command's row: ``SQLChargeLog``.
