@@ -23,25 +23,11 @@ public protocol SyncCartStore: Sendable {
     /// ``record(_:digest:for:)`` of what `decide` makes of it.
     ///
     /// A store that can run both as one unit, which no other write comes between, does: then no sync
-    /// loses a race after deciding. One whose every call is a round trip to a shared database runs
-    /// ``snapshotThenRecord(for:cart:currency:skus:digest:decide:)``, two calls that hold nothing between.
+    /// loses a race after deciding. One whose every statement is a round trip to a shared database may
+    /// read and then record holding nothing between: a write that comes between is met by recording,
+    /// as `alreadyRecorded` or `versionConflict`.
     func sync(
         for commandID: CommandID, cart cartID: CartID, currency: CurrencyCode, skus: Set<SKU>, digest: CommandDigest?,
         decide: @escaping @Sendable (SyncCartSnapshot) -> SyncCartOutcome
     ) async throws -> SyncCartRecordResult
-}
-
-extension SyncCartStore {
-    /// ``sync(for:cart:currency:skus:digest:decide:)`` as a read and then a write: another write may
-    /// come between, and recording then meets it as `alreadyRecorded` or `versionConflict`.
-    public func snapshotThenRecord(
-        for commandID: CommandID, cart cartID: CartID, currency: CurrencyCode, skus: Set<SKU>, digest: CommandDigest?,
-        decide: @Sendable (SyncCartSnapshot) -> SyncCartOutcome
-    ) async throws -> SyncCartRecordResult {
-        let snapshot = try await snapshot(for: commandID, cart: cartID, currency: currency, skus: skus)
-        if let recorded = snapshot.recorded {
-            return .alreadyRecorded(recorded)
-        }
-        return try await record(decide(snapshot), digest: digest, for: commandID)
-    }
 }

@@ -32,9 +32,7 @@ struct SQLSyncCartStore: SyncCartStore {
         let context = "saving cart \(cart.id) at version \(cart.version)"
         if executor.engine.hasStoredFunctions {
             return try await executor.autocommit(context) { [commands] database in
-                try await commands.unlessAnotherKindHolds(commandID, on: database) {
-                    try await Self.recordInOneCall(outcome, of: cart, digest: digest, for: commandID, kind: commands.kind, on: database)
-                } ?? .usedByAnotherCommand
+                try await Self.recordInOneCall(synced, outcome, digest: digest, for: commandID, commands: commands, on: database)
             }
         }
         return try await executor.write(context) { [commands] database in
@@ -42,19 +40,31 @@ struct SQLSyncCartStore: SyncCartStore {
         }
     }
 
-    /// On PostgreSQL the snapshot and then the record, two round trips that hold no lock between; on
-    /// SQLite one entry of the writer's batch, which reads with the writer's warm pages (a reader's
-    /// are cold after every write) and keeps the read off the caller's thread.
+    /// On PostgreSQL the snapshot and then the record on one connection, in one call of the executor
+    /// (one lease, one hop to the connection's loop and back), two round trips that hold no lock
+    /// between; on SQLite one entry of the writer's batch, which reads with the writer's warm pages
+    /// (a reader's are cold after every write) and keeps the read off the caller's thread.
     func sync(
         for commandID: CommandID, cart cartID: CartID, currency: CurrencyCode, skus: Set<SKU>, digest: CommandDigest?,
         decide: @escaping @Sendable (SyncCartSnapshot) -> SyncCartOutcome
     ) async throws -> SyncCartRecordResult {
-        if executor.engine.hasStoredFunctions {
-            return try await snapshotThenRecord(
-                for: commandID, cart: cartID, currency: currency, skus: skus, digest: digest, decide: decide)
-        }
         try Self.checkBinds(skus)
-        return try await executor.write("syncing cart \(cartID) for command \(commandID)") { [commands] database in
+        let context = "syncing cart \(cartID) for command \(commandID)"
+        if executor.engine.hasStoredFunctions {
+            return try await executor.autocommit(context) { [commands] database in
+                let snapshot = try await Self.snapshot(
+                    for: commandID, cart: cartID, currency: currency, skus: skus, kind: commands.kind, on: database)
+                if let recorded = snapshot.recorded {
+                    return .alreadyRecorded(recorded)
+                }
+                let outcome = decide(snapshot)
+                guard case .synced(let synced) = outcome else {
+                    return try await Self.record(outcome, digest: digest, for: commandID, commands: commands, on: database).result
+                }
+                return try await Self.recordInOneCall(synced, outcome, digest: digest, for: commandID, commands: commands, on: database)
+            }
+        }
+        return try await executor.write(context) { [commands] database in
             let snapshot = try await Self.snapshot(
                 for: commandID, cart: cartID, currency: currency, skus: skus, kind: commands.kind, on: database)
             if let recorded = snapshot.recorded {
@@ -131,7 +141,21 @@ struct SQLSyncCartStore: SyncCartStore {
         return .commit(.recorded(outcome))
     }
 
+    /// A synced cart's ``record(_:digest:for:)`` as one call of `checkout_record_sync`.
     private static func recordInOneCall(
+        _ synced: SyncedCart,
+        _ outcome: SyncCartOutcome,
+        digest: CommandDigest?,
+        for commandID: CommandID,
+        commands: SQLCommandLog,
+        on database: any SQLDatabase
+    ) async throws -> SyncCartRecordResult {
+        try await commands.unlessAnotherKindHolds(commandID, on: database) {
+            try await callRecordSync(outcome, of: synced.cart, digest: digest, for: commandID, kind: commands.kind, on: database)
+        } ?? .usedByAnotherCommand
+    }
+
+    private static func callRecordSync(
         _ outcome: SyncCartOutcome,
         of cart: Cart,
         digest: CommandDigest?,

@@ -22,7 +22,11 @@ struct InterceptedSyncCartStore: SyncCartStore {
         for commandID: CommandID, cart cartID: CartID, currency: CurrencyCode, skus: Set<SKU>, digest: CommandDigest?,
         decide: @escaping @Sendable (SyncCartSnapshot) -> SyncCartOutcome
     ) async throws -> SyncCartRecordResult {
-        try await snapshotThenRecord(for: commandID, cart: cartID, currency: currency, skus: skus, digest: digest, decide: decide)
+        let snapshot = try await snapshot(for: commandID, cart: cartID, currency: currency, skus: skus)
+        if let recorded = snapshot.recorded {
+            return .alreadyRecorded(recorded)
+        }
+        return try await record(decide(snapshot), digest: digest, for: commandID)
     }
 }
 
