@@ -32,7 +32,7 @@ struct SQLSyncCartStore: SyncCartStore {
         let context = "saving cart \(cart.id) at version \(cart.version)"
         if executor.engine.hasStoredFunctions {
             return try await executor.autocommit(context) { [commands] database in
-                try await Self.recordInOneCall(synced, outcome, digest: digest, for: commandID, commands: commands, on: database)
+                try await Self.recordInOneCall(synced, digest: digest, for: commandID, commands: commands, on: database)
             }
         }
         return try await executor.write(context) { [commands] database in
@@ -61,7 +61,7 @@ struct SQLSyncCartStore: SyncCartStore {
                 guard case .synced(let synced) = outcome else {
                     return try await Self.record(outcome, digest: digest, for: commandID, commands: commands, on: database).result
                 }
-                return try await Self.recordInOneCall(synced, outcome, digest: digest, for: commandID, commands: commands, on: database)
+                return try await Self.recordInOneCall(synced, digest: digest, for: commandID, commands: commands, on: database)
             }
         }
         return try await executor.write(context) { [commands] database in
@@ -143,26 +143,18 @@ struct SQLSyncCartStore: SyncCartStore {
 
     /// A synced cart's ``record(_:digest:for:)`` as one call of `checkout_record_sync`.
     private static func recordInOneCall(
-        _ synced: SyncedCart,
-        _ outcome: SyncCartOutcome,
-        digest: CommandDigest?,
-        for commandID: CommandID,
-        commands: SQLCommandLog,
-        on database: any SQLDatabase
+        _ synced: SyncedCart, digest: CommandDigest?, for commandID: CommandID, commands: SQLCommandLog, on database: any SQLDatabase
     ) async throws -> SyncCartRecordResult {
         try await commands.unlessAnotherKindHolds(commandID, on: database) {
-            try await callRecordSync(outcome, of: synced.cart, digest: digest, for: commandID, kind: commands.kind, on: database)
+            try await callRecordSync(synced, digest: digest, for: commandID, kind: commands.kind, on: database)
         } ?? .usedByAnotherCommand
     }
 
     private static func callRecordSync(
-        _ outcome: SyncCartOutcome,
-        of cart: Cart,
-        digest: CommandDigest?,
-        for commandID: CommandID,
-        kind: String,
-        on database: any SQLDatabase
+        _ synced: SyncedCart, digest: CommandDigest?, for commandID: CommandID, kind: String, on database: any SQLDatabase
     ) async throws -> SyncCartRecordResult {
+        let outcome = SyncCartOutcome.synced(cart: synced)
+        let cart = synced.cart
         let row = try await database.raw(
             """
             SELECT result, current_version, recorded_outcome, recorded_digest FROM checkout_record_sync(
