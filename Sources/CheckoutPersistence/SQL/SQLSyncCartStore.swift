@@ -25,14 +25,14 @@ struct SQLSyncCartStore: SyncCartStore {
     func record(_ outcome: SyncCartOutcome, digest: CommandDigest?, for commandID: CommandID) async throws -> SyncCartRecordResult {
         guard case .synced(let synced) = outcome else {
             return try await executor.autocommit("recording the outcome of command \(commandID)") { [commands] database in
-                try await Self.record(outcome, digest: digest, for: commandID, commands: commands, on: database).result
+                try await Self.recordOutsideATransaction(outcome, digest: digest, for: commandID, commands: commands, on: database)
             }
         }
         let cart = synced.cart
         let context = "saving cart \(cart.id) at version \(cart.version)"
         if executor.engine.hasStoredFunctions {
             return try await executor.autocommit(context) { [commands] database in
-                try await Self.recordInOneCall(synced, digest: digest, for: commandID, commands: commands, on: database)
+                try await Self.recordOutsideATransaction(outcome, digest: digest, for: commandID, commands: commands, on: database)
             }
         }
         return try await executor.write(context) { [commands] database in
@@ -57,11 +57,8 @@ struct SQLSyncCartStore: SyncCartStore {
                 if let recorded = snapshot.recorded {
                     return .alreadyRecorded(recorded)
                 }
-                let outcome = decide(snapshot)
-                guard case .synced(let synced) = outcome else {
-                    return try await Self.record(outcome, digest: digest, for: commandID, commands: commands, on: database).result
-                }
-                return try await Self.recordInOneCall(synced, digest: digest, for: commandID, commands: commands, on: database)
+                return try await Self.recordOutsideATransaction(
+                    decide(snapshot), digest: digest, for: commandID, commands: commands, on: database)
             }
         }
         return try await executor.write(context) { [commands] database in
@@ -139,6 +136,17 @@ struct SQLSyncCartStore: SyncCartStore {
             }
         }
         return .commit(.recorded(outcome))
+    }
+
+    /// ``record(_:digest:for:)`` in one statement, each atomic on its own: a rejection's outcome, or on
+    /// PostgreSQL a synced cart's call of `checkout_record_sync` (``recordInOneCall(_:digest:for:commands:on:)``).
+    private static func recordOutsideATransaction(
+        _ outcome: SyncCartOutcome, digest: CommandDigest?, for commandID: CommandID, commands: SQLCommandLog, on database: any SQLDatabase
+    ) async throws -> SyncCartRecordResult {
+        guard case .synced(let synced) = outcome else {
+            return try await record(outcome, digest: digest, for: commandID, commands: commands, on: database).result
+        }
+        return try await recordInOneCall(synced, digest: digest, for: commandID, commands: commands, on: database)
     }
 
     /// A synced cart's ``record(_:digest:for:)`` as one call of `checkout_record_sync`.
