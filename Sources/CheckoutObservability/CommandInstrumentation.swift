@@ -10,9 +10,6 @@ struct CommandInstrumentation: Sendable {
     let metrics: any MetricsFactory
 
     func run(commandID: String, cartID: String, _ execute: () async throws -> Void) async throws {
-        var logger = logger
-        logger[metadataKey: "command.id"] = "\(commandID)"
-        logger[metadataKey: "cart.id"] = "\(cartID)"
         let start = ContinuousClock.now
         do {
             try await execute()
@@ -25,22 +22,20 @@ struct CommandInstrumentation: Sendable {
             .increment()
             // A wait is looked at again every retry delay, by every worker it reaches, for as long as it lasts:
             // a warning each time would bury the failures.
-            logger.log(
+            logger(commandID: commandID, cartID: cartID).log(
                 level: error.code.isWait ? .debug : .warning, "\(command) will be retried", error: error,
                 metadata: ["error.code": "\(error.code)"])
             throw error
         } catch {
             record(result: "failed", since: start)
-            logger.error("\(command) failed", error: error)
+            logger(commandID: commandID, cartID: cartID).error("\(command) failed", error: error)
             throw error
         }
     }
 
     /// Logs and counts a command given up after its last retry; what giving up throws is logged as an error.
     func abandon(commandID: String, cartID: String, after cause: RetryableError, _ abandon: () async throws -> Void) async throws {
-        var logger = logger
-        logger[metadataKey: "command.id"] = "\(commandID)"
-        logger[metadataKey: "cart.id"] = "\(cartID)"
+        let logger = logger(commandID: commandID, cartID: cartID)
         Counter(
             label: "checkout_commands_abandoned_total", dimensions: [("command", command), ("code", "\(cause.code)")], factory: metrics
         )
@@ -52,6 +47,14 @@ struct CommandInstrumentation: Sendable {
             logger.error("\(command) could not be abandoned", error: error)
             throw error
         }
+    }
+
+    /// The logger naming the command, made only for a line to write: a handled command logs nothing here.
+    private func logger(commandID: String, cartID: String) -> Logger {
+        var logger = logger
+        logger[metadataKey: "command.id"] = "\(commandID)"
+        logger[metadataKey: "cart.id"] = "\(cartID)"
+        return logger
     }
 
     private func record(result: String, since start: ContinuousClock.Instant) {

@@ -79,6 +79,12 @@ public struct JSONWriter {
         needsComma = true
     }
 
+    /// Ends a line of JSON Lines: a newline after the value.
+    public mutating func endLine() {
+        bytes.append(UInt8(ascii: "\n"))
+        needsComma = false
+    }
+
     /// A key and its string.
     public mutating func field(_ key: String, _ value: String) {
         self.key(key)

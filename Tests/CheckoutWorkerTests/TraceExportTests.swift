@@ -56,11 +56,38 @@ import Testing
 
                 worker.terminate()
                 #expect(try await worker.waitForExit(timeout: .seconds(15)) == 0, "\(worker.standardError)")
+                #expect(Self.loggedInTheClientsTrace(worker.standardError, command: "traced-1"), "\(worker.standardError)")
             }
         } catch {
             try? await collector.shutdown()
             throw error
         }
         try await collector.shutdown()
+    }
+
+    @Test func withoutAnExporterTheCommandsLogLineIsInTheClientsTraceToo() async throws {
+        try await withProcessWorld("trace-logs") { world in
+            let worker = try await world.startWorker([:])
+            let properties = AMQPProperties(
+                contentType: "application/json", headers: ["traceparent": .string("00-\(Self.traceID)-00f067aa0ba902b7-01")],
+                messageID: "traced-2")
+            try await world.client.publish(
+                AMQPMessage(
+                    exchange: "checkout.commands", routingKey: "cart.sync", properties: properties, body: Array(Bodies.syncCart().utf8),
+                    mandatory: true))
+            _ = try #require(try await world.events.wait { $0.properties.correlationID == "traced-2" }.first)
+
+            worker.terminate()
+            #expect(try await worker.waitForExit(timeout: .seconds(15)) == 0, "\(worker.standardError)")
+            #expect(Self.loggedInTheClientsTrace(worker.standardError, command: "traced-2"), "\(worker.standardError)")
+        }
+    }
+
+    /// Whether the worker's line for the command's outcome names the client's trace.
+    private static func loggedInTheClientsTrace(_ log: String, command: String) -> Bool {
+        log.split(separator: "\n").contains {
+            $0.contains(#""message":"cart sync"#) && $0.contains(#""command.id":"\#(command)""#)
+                && $0.contains(#""trace.id":"\#(traceID)""#)
+        }
     }
 }

@@ -38,11 +38,18 @@ struct TracingBackend {
     }
 
     /// `trace.id` and `span.id` of the current span in every log line, whichever backend made it.
+    ///
+    /// One backend runs in a process, so the other's provider is asked only when the first has
+    /// nothing; `Logger.MetadataProvider.multiplex` would merge two dictionaries for every line.
     static let logMetadata: Logger.MetadataProvider = {
         var keys = OTel.Configuration.LoggingMetadataProviderConfiguration.default
         keys.traceIDKey = "trace.id"
         keys.spanIDKey = "span.id"
         keys.traceFlagsKey = "trace.flags"
-        return .multiplex([OTel.makeLoggingMetadataProvider(configuration: keys), W3CPropagatingTracer.logMetadata])!
+        let otel = OTel.makeLoggingMetadataProvider(configuration: keys)
+        return Logger.MetadataProvider {
+            let exported = otel.get()
+            return exported.isEmpty ? W3CPropagatingTracer.logMetadata.get() : exported
+        }
     }()
 }
