@@ -44,6 +44,9 @@ public struct JSONLogHandler: LogHandler {
 
     /// Fields in the order given, timestamp and level first for a person reading the line.
     public func log(event: LogEvent) {
+        var fields = metadataFields(of: event)
+        // Swift's sort is stable: among equal keys the later source's stays last, and is the one written.
+        fields.sort { $0.key < $1.key }
         var line = JSONWriter(capacity: 1024)
         line.beginObject()
         line.field("timestamp", timestamp: now())
@@ -51,7 +54,8 @@ public struct JSONLogHandler: LogHandler {
         line.field("label", label)
         line.field("source", event.source)
         line.field("message", event.message.description)
-        for (key, value) in effectiveMetadata(of: event) {
+        for index in fields.indices where index == fields.count - 1 || fields[index + 1].key != fields[index].key {
+            let (key, value) = fields[index]
             line.field(Self.fixedFields.contains(key) ? "metadata.\(key)" : key, value)
         }
         line.endObject()
@@ -59,11 +63,10 @@ public struct JSONLogHandler: LogHandler {
         sink.write(line.bytes)
     }
 
-    /// The line's metadata sorted by key, each key once, with the value of its last source.
-    ///
-    /// Gathered in one array and sorted, not merged into a dictionary: a worker writes a line per
-    /// command, and merging its three sources cost more than writing the line.
-    private func effectiveMetadata(of event: LogEvent) -> [(key: String, value: Logger.MetadataValue)] {
+    /// The line's metadata from each source in turn: the handler's, the provider's, the call's, its
+    /// error's. Gathered in one array, not merged into a dictionary: a worker writes a line per
+    /// command, and merging its sources cost more than writing the line.
+    private func metadataFields(of event: LogEvent) -> [(key: String, value: Logger.MetadataValue)] {
         var fields: [(key: String, value: Logger.MetadataValue)] = []
         fields.reserveCapacity(metadata.count + (event.metadata?.count ?? 0) + 4)
         fields.append(contentsOf: metadata)
@@ -74,17 +77,6 @@ public struct JSONLogHandler: LogHandler {
             described.add(error: error)
             fields.append(contentsOf: described)
         }
-        // Stable, so that among equal keys the last source's comes last and is the one kept.
-        let sorted = fields.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }
-        var effective: [(key: String, value: Logger.MetadataValue)] = []
-        effective.reserveCapacity(sorted.count)
-        for (_, field) in sorted {
-            if effective.last?.key == field.key {
-                effective[effective.count - 1] = field
-            } else {
-                effective.append(field)
-            }
-        }
-        return effective
+        return fields
     }
 }
