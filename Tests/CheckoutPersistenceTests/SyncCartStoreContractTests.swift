@@ -199,6 +199,76 @@ import Testing
         }
     }
 
+    @Test(arguments: TestDatabase.allCases)
+    func syncsThatArriveTogetherAreEachAnsweredAsIfAlone(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            _ = try await store.importCatalog([Fixtures.product("SKU-A")])
+            let taken = Fixtures.cart(cartID("cart-taken"), version: 1)
+            _ = try await store.syncCarts.record(Fixtures.synced(taken), digest: nil, for: Fixtures.command())
+            let ordered = Fixtures.command()
+            _ = try await store.placeOrderCommands.claim(ordered, digest: nil, at: Fixtures.now, leaseUntil: Fixtures.now + 60)
+            let twice = Fixtures.command()
+            let newCarts = (0..<24).map { Fixtures.cart(cartID("cart-together-\($0)"), version: 1) }
+            var syncs: [(CommandID, CartID, SyncCartOutcome)] = newCarts.map { (Fixtures.command(), $0.id, Fixtures.synced($0)) }
+            syncs.append((twice, cartID("cart-twice"), Fixtures.synced(Fixtures.cart(cartID("cart-twice")))))
+            syncs.append((twice, cartID("cart-twice"), Fixtures.synced(Fixtures.cart(cartID("cart-twice")))))
+            syncs.append(
+                (Fixtures.command(), taken.id, Fixtures.synced(Fixtures.cart(taken.id, version: 1, lines: [Fixtures.line("SKU-A")]))))
+            syncs.append((Fixtures.command(), cartID("cart-rejected"), Fixtures.syncRejected()))
+            syncs.append((ordered, cartID("cart-of-an-order-id"), Fixtures.synced(Fixtures.cart(cartID("cart-of-an-order-id")))))
+
+            let results = try await withThrowingTaskGroup(of: (Int, SyncCartRecordResult).self) { group in
+                for (index, (command, cart, outcome)) in syncs.enumerated() {
+                    group.addTask {
+                        let result = try await store.syncCarts.sync(
+                            for: command, cart: cart, currency: Fixtures.eur, skus: [sku("SKU-A")], digest: nil, decide: { _ in outcome })
+                        return (index, result)
+                    }
+                }
+                var results = [SyncCartRecordResult?](repeating: nil, count: syncs.count)
+                for try await (index, result) in group { results[index] = result }
+                return results
+            }
+
+            for (index, cart) in newCarts.enumerated() {
+                #expect(results[index] == .recorded(Fixtures.synced(cart)))
+                #expect(try await store.carts.cart(cart.id) == cart)
+            }
+            let deliveries = [results[24], results[25]]
+            let twiceSynced = Fixtures.synced(Fixtures.cart(cartID("cart-twice")))
+            #expect(deliveries.contains(.recorded(twiceSynced)))
+            #expect(deliveries.contains(.alreadyRecorded(RecordedOutcome(twiceSynced, digest: nil))))
+            #expect(results[26] == .versionConflict(currentVersion: 1))
+            #expect(try await store.carts.cart(taken.id) == taken)
+            #expect(results[27] == .recorded(Fixtures.syncRejected()))
+            #expect(results[28] == .usedByAnotherCommand)
+            #expect(try await store.carts.cart(cartID("cart-of-an-order-id")) == nil)
+        }
+    }
+
+    @Test func syncsThatArriveTogetherShareStatementsOnPostgreSQL() async throws {
+        try await TestDatabase.postgres.withStore { store in
+            _ = try await store.importCatalog([Fixtures.product("SKU-A")])
+            let carts = (0..<40).map { Fixtures.cart(cartID("cart-shared-\($0)"), version: 1) }
+            let before = store.statistics.roundTrips
+
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for cart in carts {
+                    group.addTask {
+                        let result = try await store.syncCarts.sync(
+                            for: Fixtures.command(), cart: cart.id, currency: Fixtures.eur, skus: [sku("SKU-A")], digest: nil,
+                            decide: { _ in Fixtures.synced(cart) })
+                        #expect(result == .recorded(Fixtures.synced(cart)))
+                    }
+                }
+                try await group.waitForAll()
+            }
+
+            let statements = store.statistics.roundTrips - before
+            #expect(statements < carts.count, "\(statements) statements for \(carts.count) syncs; alone, each is two")
+        }
+    }
+
     private func sync(
         _ command: CommandID, digest: CommandDigest? = nil, skus: [String] = [], in store: CheckoutStore, deciding decision: Decisions
     ) async throws -> SyncCartRecordResult {

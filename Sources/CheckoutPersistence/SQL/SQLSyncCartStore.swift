@@ -3,10 +3,31 @@ import Foundation
 import SQLKit
 
 /// ``SyncCartStore`` over `processed_commands`, `carts` and `products`: on PostgreSQL one statement
-/// reads and one function call records; on SQLite a sync is one entry of the writer's batch.
+/// reads and one function call records, for every sync of a batch at once; on SQLite a sync is one
+/// entry of the writer's batch.
 struct SQLSyncCartStore: SyncCartStore {
     let executor: SQLExecutor
     let commands: SQLCommandLog
+    /// On PostgreSQL, the syncs that arrive while others are in the database, run together; nil on
+    /// SQLite, whose writer batches its own way.
+    private let batcher: SQLBatcher<SQLSyncRequest, SyncCartRecordResult>?
+
+    /// How many batches of syncs one worker runs at once, and how many syncs a batch takes at most.
+    /// Two batches keep one connection reading while the other records; 64 is past the prefetch's
+    /// default, so that a burst of deliveries shares few statements.
+    static let concurrentBatches = 2
+    static let maximumBatch = 64
+
+    init(executor: SQLExecutor, commands: SQLCommandLog) {
+        self.executor = executor
+        self.commands = commands
+        batcher =
+            executor.engine.hasStoredFunctions
+            ? SQLBatcher(concurrentBatches: Self.concurrentBatches, maximumBatch: Self.maximumBatch) { requests in
+                await Self.sync(requests, executor: executor, commands: commands)
+            }
+            : nil
+    }
 
     /// One row per requested product the catalog knows (at least one row), each carrying the command's
     /// outcome, the cart and whether the currency is priced. SyncCart's bound on lines keeps `skus`
@@ -40,34 +61,129 @@ struct SQLSyncCartStore: SyncCartStore {
         }
     }
 
-    /// On PostgreSQL the snapshot and then the record on one connection, in one call of the executor
-    /// (one lease, one hop to the connection's loop and back), two round trips that hold no lock
-    /// between; on SQLite one entry of the writer's batch, which reads with the writer's warm pages
-    /// (a reader's are cold after every write) and keeps the read off the caller's thread.
+    /// On PostgreSQL a batch's (``SQLBatcher``): the snapshots of all its syncs in one read, then all
+    /// their synced carts recorded in one statement (``PostgresSyncBatch``), on one connection, two
+    /// round trips that hold no lock between. On SQLite one entry of the writer's batch, which reads
+    /// with the writer's warm pages (a reader's are cold after every write) and keeps the read off the
+    /// caller's thread.
     func sync(
         for commandID: CommandID, cart cartID: CartID, currency: CurrencyCode, skus: Set<SKU>, digest: CommandDigest?,
         decide: @escaping @Sendable (SyncCartSnapshot) -> SyncCartOutcome
     ) async throws -> SyncCartRecordResult {
         try Self.checkBinds(skus)
-        let context = "syncing cart \(cartID) for command \(commandID)"
-        if executor.engine.hasStoredFunctions {
-            return try await executor.autocommit(context) { [commands] database in
-                let snapshot = try await Self.snapshot(
-                    for: commandID, cart: cartID, currency: currency, skus: skus, kind: commands.kind, on: database)
-                if let recorded = snapshot.recorded {
-                    return .alreadyRecorded(recorded)
-                }
-                return try await Self.recordOutsideATransaction(
-                    decide(snapshot), digest: digest, for: commandID, commands: commands, on: database)
-            }
+        if let batcher {
+            return try await batcher.submit(
+                SQLSyncRequest(commandID: commandID, cartID: cartID, currency: currency, skus: skus, digest: digest, decide: decide))
         }
-        return try await executor.write(context) { [commands] database in
+        return try await executor.write("syncing cart \(cartID) for command \(commandID)") { [commands] database in
             let snapshot = try await Self.snapshot(
                 for: commandID, cart: cartID, currency: currency, skus: skus, kind: commands.kind, on: database)
             if let recorded = snapshot.recorded {
                 return .rollback(.alreadyRecorded(recorded))
             }
             return try await Self.record(decide(snapshot), digest: digest, for: commandID, commands: commands, on: database)
+        }
+    }
+
+    /// A batch of syncs on PostgreSQL, answered in order. One sync runs alone. Several run together;
+    /// where a statement of theirs fails for another reason than the database being away, the syncs
+    /// it held run alone, to meet what failed on their own, so that one sync's fault fails no other.
+    private static func sync(
+        _ requests: [SQLSyncRequest], executor: SQLExecutor, commands: SQLCommandLog
+    ) async -> [Result<SyncCartRecordResult, any Error>] {
+        guard requests.count > 1 else {
+            return [await result { try await syncAlone(requests[0], executor: executor, commands: commands) }]
+        }
+        let together: [Result<SyncCartRecordResult, any Error>?]
+        do {
+            together = try await executor.autocommit("syncing \(requests.count) carts together") { database in
+                try await syncTogether(requests, commands: commands, on: database)
+            }
+        } catch let error as RetryableError {
+            return requests.map { _ in .failure(error) }
+        } catch {
+            together = requests.map { _ in nil }
+        }
+        var answers = together
+        await withTaskGroup(of: (Int, Result<SyncCartRecordResult, any Error>).self) { group in
+            for (index, answer) in together.enumerated() where answer == nil {
+                group.addTask { (index, await result { try await syncAlone(requests[index], executor: executor, commands: commands) }) }
+            }
+            for await (index, answer) in group { answers[index] = answer }
+        }
+        return answers.map {
+            $0 ?? .failure(PersistenceError(code: .databaseFailure, context: "a sync of a batch was left without an answer"))
+        }
+    }
+
+    /// One sync: its snapshot, then unless the command has an outcome the record of its decision, on
+    /// one connection.
+    private static func syncAlone(
+        _ request: SQLSyncRequest, executor: SQLExecutor, commands: SQLCommandLog
+    ) async throws -> SyncCartRecordResult {
+        try await executor.autocommit("syncing cart \(request.cartID) for command \(request.commandID)") { database in
+            let snapshot = try await snapshot(
+                for: request.commandID, cart: request.cartID, currency: request.currency, skus: request.skus, kind: commands.kind,
+                on: database)
+            if let recorded = snapshot.recorded {
+                return .alreadyRecorded(recorded)
+            }
+            return try await recordOutsideATransaction(
+                request.decide(snapshot), digest: request.digest, for: request.commandID, commands: commands, on: database)
+        }
+    }
+
+    /// Several syncs: one read for all; each decides; a rejection is recorded on its own (rare, and
+    /// its failure is its own); the synced carts in one statement, in the order of their carts, so
+    /// that batches sharing carts, also other workers', lock them in one order. Nil for a sync to run
+    /// alone: its cart's statement failed, and not for the database being away.
+    private static func syncTogether(
+        _ requests: [SQLSyncRequest], commands: SQLCommandLog, on database: any SQLDatabase
+    ) async throws -> [Result<SyncCartRecordResult, any Error>?] {
+        let snapshots = try await PostgresSyncBatch.snapshots(requests, kind: commands.kind, on: database)
+        var answers = [Result<SyncCartRecordResult, any Error>?](repeating: nil, count: requests.count)
+        var synced: [(index: Int, commandID: CommandID, cart: SyncedCart, digest: CommandDigest?)] = []
+        for (index, (request, snapshot)) in zip(requests, snapshots).enumerated() {
+            if let recorded = snapshot.recorded {
+                answers[index] = .success(.alreadyRecorded(recorded))
+                continue
+            }
+            let outcome = request.decide(snapshot)
+            guard case .synced(let cart) = outcome else {
+                answers[index] = await result(classifying: "recording the outcome of command \(request.commandID)") {
+                    try await recordOutsideATransaction(
+                        outcome, digest: request.digest, for: request.commandID, commands: commands, on: database)
+                }
+                continue
+            }
+            synced.append((index, request.commandID, cart, request.digest))
+        }
+        guard !synced.isEmpty else { return answers }
+        synced.sort { ($0.cart.cart.id, $0.commandID) < ($1.cart.cart.id, $1.commandID) }
+        do {
+            let recorded = try await PostgresSyncBatch.record(
+                synced.map { ($0.commandID, $0.cart, $0.digest) }, kind: commands.kind, on: database)
+            for (entry, result) in zip(synced, recorded) {
+                answers[entry.index] = .success(result)
+            }
+        } catch {
+            // The statement wrote nothing. Away, the database fails them all; otherwise they run alone.
+            let fault = DatabaseFault.classify(error, context: "recording \(synced.count) synced carts together")
+            if fault is RetryableError {
+                for entry in synced { answers[entry.index] = .failure(fault) }
+            }
+        }
+        return answers
+    }
+
+    /// What `body` returns or throws; with `context`, a database's error as the executor reports it.
+    private static func result(
+        classifying context: String? = nil, _ body: () async throws -> SyncCartRecordResult
+    ) async -> Result<SyncCartRecordResult, any Error> {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(context.map { DatabaseFault.classify(error, context: $0) } ?? error)
         }
     }
 
@@ -95,6 +211,12 @@ struct SQLSyncCartStore: SyncCartStore {
             LEFT JOIN products ON \(products)
             """
         ).all().map { StoredRow($0, of: "processed_commands, carts and products") }
+        return try snapshot(from: rows, cart: cartID)
+    }
+
+    /// The snapshot in the rows of the read of one sync: at least one, each with a requested product
+    /// the catalog knows or none, and all with the command's outcome, the cart and `priced`.
+    static func snapshot(from rows: [StoredRow], cart cartID: CartID) throws -> SyncCartSnapshot {
         guard let first = rows.first else {
             throw PersistenceError(code: .unreadableRow, context: "reading cart \(cartID): the statement returned no row")
         }
@@ -172,20 +294,27 @@ struct SQLSyncCartStore: SyncCartStore {
                 \(bind: cart.syncedAt.timeIntervalSince1970), \(bind: SQLCarts.skus(of: cart)))
             """
         ).first().map { StoredRow($0, of: "checkout_record_sync") }
-        switch try row?.value("result", as: String.self) {
+        guard let row else {
+            throw PersistenceError(code: .unreadableRow, context: "checkout_record_sync answered no row for command \(commandID)")
+        }
+        return try recordResult(of: row, for: synced, commandID: commandID)
+    }
+
+    /// What a row of `checkout_record_sync` says of recording `synced`.
+    static func recordResult(of row: StoredRow, for synced: SyncedCart, commandID: CommandID) throws -> SyncCartRecordResult {
+        switch try row.value("result", as: String.self) {
         case "recorded":
-            return .recorded(outcome)
+            return .recorded(.synced(cart: synced))
         case "version-conflict":
-            return .versionConflict(currentVersion: try row!.value("current_version"))
+            return .versionConflict(currentVersion: try row.value("current_version"))
         case "already-recorded":
             return .alreadyRecorded(
                 RecordedOutcome(
-                    try row!.json("recorded_outcome"),
-                    digest: try row!.value("recorded_digest", as: String?.self).map(CommandDigest.init)
+                    try row.json("recorded_outcome"),
+                    digest: try row.value("recorded_digest", as: String?.self).map(CommandDigest.init)
                 ))
         case let result:
-            throw PersistenceError(
-                code: .unreadableRow, context: "checkout_record_sync answered \(result ?? "no row") for command \(commandID)")
+            throw PersistenceError(code: .unreadableRow, context: "checkout_record_sync answered \(result) for command \(commandID)")
         }
     }
 }
