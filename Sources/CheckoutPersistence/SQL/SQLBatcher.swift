@@ -7,8 +7,8 @@ import Synchronization
 /// batch to finish takes up to `maximumBatch` of them as its next. So the busier the worker, the more
 /// commands share a statement, and the fewer statements its database runs per command.
 ///
-/// Batches run on a task of their own: a caller that is cancelled still gets its answer, which a
-/// deadline bounds (``SQLExecutor``).
+/// Batches run on a task of their own: a caller that is cancelled still gets its answer, which the
+/// call's deadline bounds (``SQLExecutor``).
 final class SQLBatcher<Item: Sendable, Answer: Sendable>: Sendable {
     private typealias Waiter = (item: Item, answer: CheckedContinuation<Answer, any Error>)
 
@@ -45,7 +45,8 @@ final class SQLBatcher<Item: Sendable, Answer: Sendable>: Sendable {
                 return state.nextBatch(of: maximumBatch)
             }
             if let batch {
-                Task { await self.drain(from: batch) }
+                // Detached: a batch is no one caller's, and must not carry the first one's trace.
+                Task.detached { await self.drain(from: batch) }
             }
         }
     }
