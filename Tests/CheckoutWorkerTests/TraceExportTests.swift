@@ -5,6 +5,7 @@ import Testing
 
 /// With the standard OTEL_* variables set, the worker's spans reach an OpenTelemetry collector over
 /// OTLP/HTTP, in the trace the client's `traceparent` started, and the trace context goes on to the event.
+/// With or without them, the command's log line names that trace.
 @Suite struct TraceExportTests {
     private static let traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
 
