@@ -36,6 +36,9 @@ final class SQLBatcher<Item: Sendable, Answer: Sendable>: Sendable {
         self.run = run
     }
 
+    /// Calls waiting for a batch to take them.
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+
     func submit(_ item: Item) async throws -> Answer {
         try await withCheckedThrowingContinuation { answer in
             let batch = state.withLock { state -> [Waiter]? in
