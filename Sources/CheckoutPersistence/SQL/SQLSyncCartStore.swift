@@ -1,5 +1,4 @@
 import CheckoutDomain
-import Foundation
 import SQLKit
 
 /// ``SyncCartStore`` over `processed_commands`, `carts` and `products`: on PostgreSQL one statement
@@ -271,50 +270,13 @@ struct SQLSyncCartStore: SyncCartStore {
         return try await recordInOneCall(synced, digest: digest, for: commandID, commands: commands, on: database)
     }
 
-    /// A synced cart's ``record(_:digest:for:)`` as one call of `checkout_record_sync`.
+    /// A synced cart's ``record(_:digest:for:)`` as one call of `checkout_record_sync`: the batch's
+    /// statement (``PostgresSyncBatch/record(_:kind:on:)``) for one cart.
     private static func recordInOneCall(
         _ synced: SyncedCart, digest: CommandDigest?, for commandID: CommandID, commands: SQLCommandLog, on database: any SQLDatabase
     ) async throws -> SyncCartRecordResult {
         try await commands.unlessAnotherKindHolds(commandID, on: database) {
-            try await callRecordSync(synced, digest: digest, for: commandID, kind: commands.kind, on: database)
+            try await PostgresSyncBatch.record([(commandID, synced, digest)], kind: commands.kind, on: database)[0]
         } ?? .usedByAnotherCommand
-    }
-
-    private static func callRecordSync(
-        _ synced: SyncedCart, digest: CommandDigest?, for commandID: CommandID, kind: String, on database: any SQLDatabase
-    ) async throws -> SyncCartRecordResult {
-        let outcome = SyncCartOutcome.synced(cart: synced)
-        let cart = synced.cart
-        let row = try await database.raw(
-            """
-            SELECT result, current_version, recorded_outcome, recorded_digest FROM checkout_record_sync(
-                \(bind: kind), \(bind: commandID.rawValue), \(bind: try StoredJSON.text(outcome)), \(bind: digest?.rawValue),
-                \(bind: Date().timeIntervalSince1970), \(bind: cart.id.rawValue), \(bind: cart.customerID.rawValue), \(bind: cart.version),
-                \(bind: cart.currency.rawValue), \(bind: try StoredJSON.text(cart.lines)), \(bind: cart.isCheckedOut),
-                \(bind: cart.syncedAt.timeIntervalSince1970), \(bind: SQLCarts.skus(of: cart)))
-            """
-        ).first().map { StoredRow($0, of: "checkout_record_sync") }
-        guard let row else {
-            throw PersistenceError(code: .unreadableRow, context: "checkout_record_sync answered no row for command \(commandID)")
-        }
-        return try recordResult(of: row, for: synced, commandID: commandID)
-    }
-
-    /// What a row of `checkout_record_sync` says of recording `synced`.
-    static func recordResult(of row: StoredRow, for synced: SyncedCart, commandID: CommandID) throws -> SyncCartRecordResult {
-        switch try row.value("result", as: String.self) {
-        case "recorded":
-            return .recorded(.synced(cart: synced))
-        case "version-conflict":
-            return .versionConflict(currentVersion: try row.value("current_version"))
-        case "already-recorded":
-            return .alreadyRecorded(
-                RecordedOutcome(
-                    try row.json("recorded_outcome"),
-                    digest: try row.value("recorded_digest", as: String?.self).map(CommandDigest.init)
-                ))
-        case let result:
-            throw PersistenceError(code: .unreadableRow, context: "checkout_record_sync answered \(result) for command \(commandID)")
-        }
     }
 }

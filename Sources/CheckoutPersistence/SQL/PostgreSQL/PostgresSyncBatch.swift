@@ -38,7 +38,8 @@ enum PostgresSyncBatch {
         }
     }
 
-    /// Records each synced cart for its command as `checkout_record_sync` does, in the order given.
+    /// Records each synced cart for its command as `checkout_record_sync` does, in the order given;
+    /// also a single sync's record, as a batch of one.
     static func record(
         _ synced: [(commandID: CommandID, cart: SyncedCart, digest: CommandDigest?)], kind: String, on database: any SQLDatabase
     ) async throws -> [SyncCartRecordResult] {
@@ -68,7 +69,25 @@ enum PostgresSyncBatch {
                 code: .unreadableRow, context: "checkout_record_sync answered \(rows.count) rows for \(synced.count) carts")
         }
         return try zip(synced, rows).map { synced, row in
-            try SQLSyncCartStore.recordResult(of: row, for: synced.cart, commandID: synced.commandID)
+            try recordResult(of: row, for: synced.cart, commandID: synced.commandID)
+        }
+    }
+
+    /// What a row of `checkout_record_sync` says of recording `synced`.
+    private static func recordResult(of row: StoredRow, for synced: SyncedCart, commandID: CommandID) throws -> SyncCartRecordResult {
+        switch try row.value("result", as: String.self) {
+        case "recorded":
+            return .recorded(.synced(cart: synced))
+        case "version-conflict":
+            return .versionConflict(currentVersion: try row.value("current_version"))
+        case "already-recorded":
+            return .alreadyRecorded(
+                RecordedOutcome(
+                    try row.json("recorded_outcome"),
+                    digest: try row.value("recorded_digest", as: String?.self).map(CommandDigest.init)
+                ))
+        case let result:
+            throw PersistenceError(code: .unreadableRow, context: "checkout_record_sync answered \(result) for command \(commandID)")
         }
     }
 }
