@@ -1,3 +1,4 @@
+import PostgresNIO
 import Synchronization
 import Testing
 
@@ -13,6 +14,17 @@ import Testing
 
         #expect(try await batcher.submit(7) == 70)
         #expect(database.batches == [[7]])
+    }
+
+    /// On PostgreSQL the batches run on the connections' event loop, whose thread would otherwise wake
+    /// another only to hand it each statement's answer.
+    @Test func aBatchRunsOnTheExecutorItWasGiven() async throws {
+        let loop = EventLoopTaskExecutor(PostgresClient.defaultEventLoopGroup.next())
+        let batcher = SQLBatcher<Int, Bool>(concurrentBatches: 1, maximumBatch: 8, executor: loop) { items in
+            items.map { _ in .success(loop.loop.inEventLoop) }
+        }
+
+        #expect(try await batcher.submit(1))
     }
 
     @Test func callsThatArriveWhileABatchRunsShareTheNextInTheirOrder() async throws {

@@ -8,7 +8,9 @@ import Synchronization
 /// commands share a statement, and the fewer statements its database runs per command.
 ///
 /// Batches run on a task of their own: a caller that is cancelled still gets its answer, which the
-/// call's deadline bounds (``SQLExecutor``).
+/// call's deadline bounds (``SQLExecutor``). That task prefers `executor` when given: the event loop
+/// of the database's connections, where the batch's statements run anyway, rather than Swift's
+/// global executor, whose thread would wake for each statement's answer only to pass it on.
 final class SQLBatcher<Item: Sendable, Answer: Sendable>: Sendable {
     private typealias Waiter = (item: Item, answer: CheckedContinuation<Answer, any Error>)
 
@@ -27,12 +29,17 @@ final class SQLBatcher<Item: Sendable, Answer: Sendable>: Sendable {
     private let state = Mutex(State())
     private let concurrentBatches: Int
     private let maximumBatch: Int
+    private let executor: (any TaskExecutor)?
     private let run: @Sendable ([Item]) async -> [Result<Answer, any Error>]
 
     /// - Parameter run: Runs a batch, answering each of its items in order.
-    init(concurrentBatches: Int, maximumBatch: Int, run: @escaping @Sendable ([Item]) async -> [Result<Answer, any Error>]) {
+    init(
+        concurrentBatches: Int, maximumBatch: Int, executor: (any TaskExecutor)? = nil,
+        run: @escaping @Sendable ([Item]) async -> [Result<Answer, any Error>]
+    ) {
         self.concurrentBatches = max(1, concurrentBatches)
         self.maximumBatch = max(1, maximumBatch)
+        self.executor = executor
         self.run = run
     }
 
@@ -49,7 +56,7 @@ final class SQLBatcher<Item: Sendable, Answer: Sendable>: Sendable {
             }
             if let batch {
                 // Detached: a batch is no one caller's, and must not carry the first one's trace.
-                Task.detached { await self.drain(from: batch) }
+                Task.detached(executorPreference: executor) { await self.drain(from: batch) }
             }
         }
     }

@@ -22,7 +22,9 @@ struct SQLSyncCartStore: SyncCartStore {
         self.commands = commands
         batcher =
             executor.engine.hasStoredFunctions
-            ? SQLBatcher(concurrentBatches: Self.concurrentBatches, maximumBatch: Self.maximumBatch) { requests in
+            ? SQLBatcher(
+                concurrentBatches: Self.concurrentBatches, maximumBatch: Self.maximumBatch, executor: executor.engine.callDeadline?.executor
+            ) { requests in
                 await Self.sync(requests, executor: executor, commands: commands)
             }
             : nil

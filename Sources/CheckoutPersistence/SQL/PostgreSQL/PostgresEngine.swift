@@ -115,9 +115,13 @@ struct PostgresEngine: SQLEngine {
         }
     }
 
-    /// The client's pool, which ends at graceful shutdown or cancellation.
+    /// The client's pool, which ends at graceful shutdown or cancellation. Its tasks (the pool's event
+    /// loop of leases and releases, its connects and timers) prefer the connections' event loop, where
+    /// every lease and release comes from: on Swift's global executor each woke a thread of its own.
     func run() async {
-        await client.run()
+        await withTaskExecutorPreference(executor) {
+            await client.run()
+        }
     }
 
     /// The schema, and server-side bounds that match the call limit: a statement the worker gave up on
