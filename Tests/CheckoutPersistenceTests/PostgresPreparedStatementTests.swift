@@ -108,6 +108,51 @@ import Testing
         }
     }
 
+    /// A named statement's rows are decoded by postgres-nio directly (``PostgresSQLRow``), an unnamed
+    /// one's by PostgresKit: the same row reads the same both ways, arrays included, and a value of the
+    /// wrong type or a missing column fails both ways.
+    @Test func aNamedStatementsRowReadsAsPostgresKitReadsIt() async throws {
+        struct Values: Equatable {
+            var text: String, big: Int, small: Int32, real: Double, flag: Bool, none: String?, some: String?, list: [String]
+            var isNull: [Bool]
+        }
+        @Sendable func values(of row: any SQLRow) throws -> Values {
+            Values(
+                text: try row.decode(column: "text", as: String.self), big: try row.decode(column: "big", as: Int.self),
+                small: try row.decode(column: "small", as: Int32.self), real: try row.decode(column: "real", as: Double.self),
+                flag: try row.decode(column: "flag", as: Bool.self), none: try row.decode(column: "none", as: String?.self),
+                some: try row.decode(column: "some", as: String?.self), list: try row.decode(column: "list", as: [String].self),
+                isNull: [try row.decodeNil(column: "none"), try row.decodeNil(column: "some")])
+        }
+        @Sendable func failures(of row: any SQLRow) -> [Bool] {
+            [
+                (try? row.decode(column: "text", as: Int.self)) == nil, (try? row.decode(column: "absent", as: String.self)) == nil,
+                (try? row.decode(column: "none", as: String.self)) == nil,
+            ]
+        }
+        let columns = """
+            'word' AS text, 9007199254740993::int8 AS big, 7::int4 AS small, 2.5::float8 AS real, TRUE AS flag,
+            NULL::text AS none, 'here'::text AS some, ARRAY['a', 'b']::text[] AS list
+            """
+        try await withEngine { executor, _, _ in
+            let (named, unnamed) = try await executor.read("reading one row both ways") { database in
+                let named = try await database.raw("SELECT \(unsafeRaw: columns), \(bind: 1) AS bound").first()
+                let unnamed = try await database.raw("SELECT \(unsafeRaw: columns)").first()
+                return (try #require(named), try #require(unnamed))
+            }
+
+            #expect(named is PostgresSQLRow)
+            #expect(!(unnamed is PostgresSQLRow))
+            let expected = Values(
+                text: "word", big: 9_007_199_254_740_993, small: 7, real: 2.5, flag: true, none: nil, some: "here", list: ["a", "b"],
+                isNull: [true, false])
+            #expect(try values(of: named) == expected)
+            #expect(try values(of: unnamed) == expected)
+            #expect(failures(of: named) == [true, true, true])
+            #expect(failures(of: unnamed) == [true, true, true])
+        }
+    }
+
     /// SyncCart's read and write each cost one round trip more at their first run on a connection, and
     /// nothing more after: both run by name.
     @Test func syncCartsStatementsArePreparedAtTheirFirstRunOnly() async throws {

@@ -8,7 +8,7 @@ import SQLKit
 /// SQLKit's view of one pooled PostgreSQL connection, on which a statement with parameters runs by
 /// name: prepared at its first run on the connection, reused after. PostgreSQL then parses it once
 /// and, after a few runs, keeps one generic plan, where an unnamed statement is parsed and planned on
-/// every call.
+/// every call. Its rows are ``PostgresSQLRow``s.
 ///
 /// What runs unnamed, as PostgresKit runs every statement (`base`): statements without parameters
 /// (transaction control, migrations, probes: nothing worth keeping), those with a value postgres-nio
@@ -51,7 +51,7 @@ struct PostgresPreparingDatabase: SQLDatabase {
         do {
             try await PostgresNamedStatement.$current.withValue(PostgresNamedStatement.Text(name: name, sql: sql, types: types)) {
                 for try await row in try await connection.execute(PostgresNamedStatement(bindings: bindings), logger: logger) {
-                    onRow(row.sql())
+                    onRow(PostgresSQLRow(row))
                 }
             }
         } catch {

@@ -22,7 +22,7 @@ struct SQLiteRow: SQLRow {
     private func value(_ column: String) throws -> SQLiteValue {
         guard let index = columns.firstIndex(of: column) else {
             throw DecodingError.keyNotFound(
-                SQLiteValueDecoder.Key(column), .init(codingPath: [], debugDescription: "no column \(column) in \(columns)"))
+                ColumnCodingKey(column), .init(codingPath: [], debugDescription: "no column \(column) in \(columns)"))
         }
         return values[index]
     }

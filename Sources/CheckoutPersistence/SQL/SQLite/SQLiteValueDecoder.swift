@@ -1,18 +1,10 @@
 /// Decodes one column's value into the Swift types the store reads: text, integers, reals, booleans
 /// (SQLite's 0 and 1) and optionals of them.
 struct SQLiteValueDecoder: Decoder, SingleValueDecodingContainer {
-    struct Key: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(_ name: String) { stringValue = name }
-        init?(stringValue: String) { self.init(stringValue) }
-        init?(intValue: Int) { nil }
-    }
-
     let value: SQLiteValue
     let column: String
 
-    var codingPath: [any CodingKey] { [Key(column)] }
+    var codingPath: [any CodingKey] { [ColumnCodingKey(column)] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<K: CodingKey>(keyedBy type: K.Type) throws -> KeyedDecodingContainer<K> {
