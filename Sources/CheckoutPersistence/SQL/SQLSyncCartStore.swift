@@ -11,23 +11,10 @@ struct SQLSyncCartStore: SyncCartStore {
     /// SQLite, whose writer batches its own way.
     private let batcher: SQLBatcher<SQLSyncRequest, SyncCartRecordResult>?
 
-    /// How many batches of syncs one worker runs at once, and how many syncs a batch takes at most.
-    /// Two batches keep one connection reading while the other records; 64 is past the prefetch's
-    /// default, so that a burst of deliveries shares few statements.
-    static let concurrentBatches = 2
-    static let maximumBatch = 64
-
     init(executor: SQLExecutor, commands: SQLCommandLog) {
         self.executor = executor
         self.commands = commands
-        batcher =
-            executor.engine.hasStoredFunctions
-            ? SQLBatcher(
-                concurrentBatches: Self.concurrentBatches, maximumBatch: Self.maximumBatch, executor: executor.engine.callDeadline?.executor
-            ) { requests in
-                await Self.sync(requests, executor: executor, commands: commands)
-            }
-            : nil
+        batcher = executor.batcher { requests in await Self.sync(requests, executor: executor, commands: commands) }
     }
 
     /// One row per requested product the catalog knows (at least one row), each carrying the command's
@@ -93,7 +80,7 @@ struct SQLSyncCartStore: SyncCartStore {
         _ requests: [SQLSyncRequest], executor: SQLExecutor, commands: SQLCommandLog
     ) async -> [Result<SyncCartRecordResult, any Error>] {
         guard requests.count > 1 else {
-            return [await result { try await syncAlone(requests[0], executor: executor, commands: commands) }]
+            return [await Result { try await syncAlone(requests[0], executor: executor, commands: commands) }]
         }
         let together: [Result<SyncCartRecordResult, any Error>?]
         do {
@@ -108,7 +95,7 @@ struct SQLSyncCartStore: SyncCartStore {
         var answers = together
         await withTaskGroup(of: (Int, Result<SyncCartRecordResult, any Error>).self) { group in
             for (index, answer) in together.enumerated() where answer == nil {
-                group.addTask { (index, await result { try await syncAlone(requests[index], executor: executor, commands: commands) }) }
+                group.addTask { (index, await Result { try await syncAlone(requests[index], executor: executor, commands: commands) }) }
             }
             for await (index, answer) in group { answers[index] = answer }
         }
@@ -151,10 +138,10 @@ struct SQLSyncCartStore: SyncCartStore {
             }
             let outcome = request.decide(snapshot)
             guard case .synced(let cart) = outcome else {
-                answers[index] = await result(classifying: "recording the outcome of command \(request.commandID)") {
+                answers[index] = await Result {
                     try await recordOutsideATransaction(
                         outcome, digest: request.digest, for: request.commandID, commands: commands, on: database)
-                }
+                }.mapError { DatabaseFault.classify($0, context: "recording the outcome of command \(request.commandID)") }
                 continue
             }
             synced.append((index, request.commandID, cart, request.digest))
@@ -175,17 +162,6 @@ struct SQLSyncCartStore: SyncCartStore {
             }
         }
         return answers
-    }
-
-    /// What `body` returns or throws; with `context`, a database's error as the executor reports it.
-    private static func result(
-        classifying context: String? = nil, _ body: () async throws -> SyncCartRecordResult
-    ) async -> Result<SyncCartRecordResult, any Error> {
-        do {
-            return .success(try await body())
-        } catch {
-            return .failure(context.map { DatabaseFault.classify(error, context: $0) } ?? error)
-        }
     }
 
     private static func checkBinds(_ skus: Set<SKU>) throws {

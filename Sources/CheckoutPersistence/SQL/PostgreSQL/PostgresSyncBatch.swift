@@ -25,14 +25,7 @@ enum PostgresSyncBatch {
             LEFT JOIN products ON products.sku = ANY (string_to_array(request.skus, ' '))
             """
         ).all().map { StoredRow($0, of: "processed_commands, carts and products") }
-        var rowsOfRequest = Array(repeating: [StoredRow](), count: requests.count)
-        for row in rows {
-            let position: Int = try row.value("position")
-            guard rowsOfRequest.indices.contains(position - 1) else {
-                throw PersistenceError(code: .unreadableRow, context: "reading \(requests.count) carts: a row of position \(position)")
-            }
-            rowsOfRequest[position - 1].append(row)
-        }
+        let rowsOfRequest = try rows.byPosition(count: requests.count, reading: "reading \(requests.count) carts")
         return try zip(requests, rowsOfRequest).map { request, rows in
             try SQLSyncCartStore.snapshot(from: rows, cart: request.cartID)
         }
