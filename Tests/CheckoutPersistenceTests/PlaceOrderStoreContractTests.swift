@@ -126,6 +126,85 @@ import Testing
         }
     }
 
+    /// On PostgreSQL claims that arrive together are taken in shared statements; each is answered as
+    /// it would be alone: new commands claimed with their carts and charges, a cart never synced, a
+    /// command with an outcome, and an id a sync holds (which fails the shared statement, so the
+    /// others are taken again alone).
+    @Test(arguments: TestDatabase.allCases)
+    func claimsThatArriveTogetherAreEachAnsweredAsIfAlone(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let products = [Fixtures.product("SKU-A"), Fixtures.product("SKU-B")]
+            _ = try await store.importCatalog(products)
+            let carts = (0..<24).map {
+                Fixtures.cart(cartID("cart-together-\($0)"), lines: [Fixtures.line("SKU-A"), Fixtures.line("SKU-B")])
+            }
+            for cart in carts {
+                _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
+            }
+            let completed = Fixtures.command()
+            _ = try await store.placeOrderCommands.claim(completed, digest: nil, at: now, leaseUntil: now + 60)
+            _ = try await store.placeOrderCommands.record(Fixtures.placeRejected(), for: completed)
+            let heldBySync = Fixtures.command()
+            _ = try await store.syncCarts.record(Fixtures.syncRejected(), digest: nil, for: heldBySync)
+            var claims = carts.map { (Fixtures.command(), $0.id) }
+            claims.append((Fixtures.command(), cartID("cart-never-synced")))
+            claims.append((completed, carts[0].id))
+            claims.append((heldBySync, carts[1].id))
+            let requested = ChargeRecord.requested(at: now)
+
+            let starts = try await withThrowingTaskGroup(of: (Int, PlaceOrderClaim).self) { group in
+                for (index, (command, cart)) in claims.enumerated() {
+                    group.addTask {
+                        let start = try await store.placeOrders.claim(
+                            command, digest: nil, at: now, leaseUntil: now + 60, cart: cart
+                        ) { _, _ in requested }
+                        return (index, start)
+                    }
+                }
+                var starts = [PlaceOrderClaim?](repeating: nil, count: claims.count)
+                for try await (index, start) in group { starts[index] = start }
+                return starts
+            }
+
+            let known = Dictionary(uniqueKeysWithValues: products.map { ($0.sku, $0) })
+            for (index, cart) in carts.enumerated() {
+                #expect(starts[index] == PlaceOrderClaim(claim: .claimed, cart: cart, products: known, recordedCharge: requested))
+                #expect(try await store.charges.charge(of: claims[index].0) == requested)
+            }
+            #expect(starts[24] == PlaceOrderClaim(claim: .claimed, cart: nil))
+            #expect(try await store.charges.charge(of: claims[24].0) == nil)
+            #expect(starts[25] == PlaceOrderClaim(claim: .completed(Fixtures.placeRejected()), cart: nil))
+            #expect(starts[26] == PlaceOrderClaim(claim: .conflicting, cart: nil))
+            #expect(try await store.charges.charge(of: heldBySync) == nil)
+        }
+    }
+
+    @Test func claimsThatArriveTogetherShareStatementsOnPostgreSQL() async throws {
+        try await TestDatabase.postgres.withStore { store in
+            _ = try await store.importCatalog([Fixtures.product("SKU-A")])
+            let carts = (0..<40).map { Fixtures.cart(cartID("cart-shared-\($0)"), lines: [Fixtures.line("SKU-A")]) }
+            for cart in carts {
+                _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
+            }
+            let before = store.statistics.roundTrips
+
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for cart in carts {
+                    group.addTask {
+                        let start = try await store.placeOrders.claim(
+                            Fixtures.command(), digest: nil, at: now, leaseUntil: now + 60, cart: cart.id
+                        ) { _, _ in nil }
+                        #expect(start.claim == .claimed)
+                    }
+                }
+                try await group.waitForAll()
+            }
+
+            let statements = store.statistics.roundTrips - before
+            #expect(statements < carts.count, "\(statements) statements for \(carts.count) claims; alone, each is two")
+        }
+    }
+
     private static func forgetTheSKUsOfEveryCart(inSchemaOf url: String) async throws {
         let start = try #require(url.range(of: "schema=")).upperBound
         let schema = String(url[start...].prefix { $0 != "&" })

@@ -1,6 +1,6 @@
 /// Every migration, in the order they apply.
 enum Migrations {
-    static let all: [Migration] = [initialSchema, claimOwners, oneCallWrites, cartSKUs, oneIDSpace]
+    static let all: [Migration] = [initialSchema, claimOwners, oneCallWrites, cartSKUs, oneIDSpace, claimsInOneCall]
 
     /// Dates are seconds since 1970 (`DOUBLE PRECISION`); amounts are minor units; a cart's lines and a
     /// command's outcome are the domain types' JSON.
@@ -261,5 +261,36 @@ enum Migrations {
             WHERE kind = 'sync-cart' AND command_id IN (SELECT command_id FROM processed_commands WHERE kind = 'place-order')
             """,
             "CREATE UNIQUE INDEX \(SQLCommandLog.idIndex) ON processed_commands (command_id)",
+        ])
+
+    /// `checkout_claim`: ``SQLCommandLog``'s claim of a command, the statement it runs on SQLite, as a
+    /// function, so that on PostgreSQL one statement claims every command of a batch in turn
+    /// (``PostgresClaimBatch``). Answers TRUE when the claim is taken, NULL when not. The worker's
+    /// liveness is judged on the database's clock, as in the statement.
+    static let claimsInOneCall = Migration(
+        version: 6, name: "claims in one call on PostgreSQL", statements: [],
+        postgresStatements: [
+            """
+            CREATE FUNCTION checkout_claim(
+                claim_kind TEXT, claim_command TEXT, claim_lease_until DOUBLE PRECISION, claim_digest TEXT, claim_owner TEXT,
+                claim_charge TEXT, claim_is_only_attempt BOOLEAN, claim_now DOUBLE PRECISION
+            ) RETURNS BOOLEAN
+            LANGUAGE sql AS $$
+                INSERT INTO processed_commands AS pc (kind, command_id, lease_until, digest, owner, charge)
+                SELECT claim_kind, claim_command, claim_lease_until, claim_digest, claim_owner, claim_charge
+                WHERE claim_is_only_attempt OR EXISTS (
+                    SELECT 1 FROM processed_commands p WHERE p.kind = claim_kind AND p.command_id = claim_command)
+                ON CONFLICT (kind, command_id) DO UPDATE SET lease_until = excluded.lease_until, digest = excluded.digest,
+                    owner = excluded.owner, charge = COALESCE(excluded.charge, pc.charge)
+                WHERE pc.outcome IS NULL
+                  AND (pc.digest IS NULL OR excluded.digest IS NULL OR pc.digest = excluded.digest)
+                  AND (pc.lease_until <= claim_now
+                       OR (pc.owner = claim_owner AND claim_is_only_attempt)
+                       OR (pc.owner IS NOT NULL AND pc.owner <> claim_owner AND NOT EXISTS (
+                           SELECT 1 FROM workers
+                           WHERE workers.id = pc.owner AND workers.alive_until > extract(epoch from clock_timestamp()))))
+                RETURNING TRUE
+            $$
+            """
         ])
 }

@@ -1,7 +1,7 @@
 import CheckoutDomain
 
 /// What a claim read with it, and wrote of its charge
-/// (``SQLCommandLog/takeClaim(_:digest:at:leaseUntil:isOnlyAttempt:readingCart:chargeRequest:on:)``).
+/// (``SQLCommandLog/takeClaim(_:on:)``).
 struct SQLCartRead: Sendable {
     /// The cart, nil if it was never synced.
     let cart: Cart?
@@ -14,5 +14,10 @@ struct SQLCartRead: Sendable {
         self.cart = cart
         self.products = products
         self.recordedCharge = recordedCharge
+    }
+
+    /// The same read, with `charge` as what the claim wrote.
+    func recording(_ charge: ChargeRecord?) -> SQLCartRead {
+        SQLCartRead(cart: cart, products: products, recordedCharge: charge)
     }
 }

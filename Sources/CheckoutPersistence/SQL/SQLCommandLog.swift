@@ -23,35 +23,41 @@ struct SQLCommandLog: Sendable {
     /// date on the database's clock. A claim taken before owners were recorded names nobody and waits for
     /// its lease.
     ///
-    /// With `cartID`, a taken claim comes with that cart and its products, read just before it on the
-    /// same connection (``cartWithProducts(_:on:)``), and what `chargeRequest` answers for them is the
-    /// charge the claim's statement writes: on PostgreSQL one commit, not a second one for the charge;
-    /// on SQLite one entry of the writer's batch. Nothing locks the cart until the order's write
-    /// checks its version, so a read before the claim is no staler than one in its statement. A cart
-    /// on PostgreSQL without `skus` (``Migrations/cartSKUs``) comes without products, and no charge is
-    /// written.
+    /// Only the attempt of this process that holds the command's mark (`request.isOnlyAttempt`) takes
+    /// over this worker's own claim (one an attempt that failed with the database away could not
+    /// release) or makes a new one; another attempt here, a duplicate delivery, may only take over a
+    /// claim whose lease ended or whose worker died.
     ///
-    /// - Parameter isOnlyAttempt: Whether this is the one attempt of this process that holds the
-    ///   command's mark (``beginAttempt(_:)``). Only it takes over this worker's own claim (one an attempt
-    ///   that failed with the database away could not release) or makes a new one; another attempt here,
-    ///   a duplicate delivery, may only take over a claim whose lease ended or whose worker died.
-    func takeClaim(
-        _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, isOnlyAttempt: Bool, readingCart cartID: CartID?,
-        chargeRequest: (@Sendable (Cart, [SKU: Product]) -> ChargeRecord?)?, on database: any SQLDatabase
-    ) async throws -> (isTaken: Bool, read: SQLCartRead?) {
+    /// With the request's `cartID`, a taken claim comes with that cart and its products, read just
+    /// before it on the same connection (``cartWithProducts(_:on:)``), and what its `chargeRequest`
+    /// answers for them is the charge the claim's statement writes: on PostgreSQL one commit, not a
+    /// second one for the charge; on SQLite one entry of the writer's batch. Nothing locks the cart
+    /// until the order's write checks its version, so a read before the claim is no staler than one
+    /// in its statement. A cart on PostgreSQL without `skus` (``Migrations/cartSKUs``) comes without
+    /// products, and no charge is written.
+    func takeClaim(_ request: SQLClaimRequest, on database: any SQLDatabase) async throws -> (isTaken: Bool, read: SQLCartRead?) {
         var read: SQLCartRead?
-        if let cartID { read = try await Self.cartWithProducts(cartID, on: database) }
-        let charge = read.flatMap { read in read.cart.flatMap { cart in read.products.flatMap { chargeRequest?(cart, $0) } } }
+        if let cartID = request.cartID { read = try await Self.cartWithProducts(cartID, on: database) }
+        let charge = request.charge(for: read)
         let chargeJSON = try charge.map(StoredJSON.text)
-        let claim = claimStatement(
-            commandID, digest: digest, at: now, leaseUntil: leaseUntil, isOnlyAttempt: isOnlyAttempt, charge: chargeJSON, on: database)
-        guard try await database.raw(claim).first() != nil else { return (false, nil) }
-        return (true, read.map { SQLCartRead(cart: $0.cart, products: $0.products, recordedCharge: charge) })
+        let isTaken: Bool
+        if database.isPostgreSQL {
+            isTaken = try await PostgresClaimBatch.claim(
+                [PostgresClaimBatch.Claim(request: request, charge: chargeJSON)], kind: kind, owner: owner.worker, on: database)[0]
+        } else {
+            let claim = claimStatement(
+                request.commandID, digest: request.digest, at: request.now, leaseUntil: request.leaseUntil,
+                isOnlyAttempt: request.isOnlyAttempt, charge: chargeJSON, on: database)
+            isTaken = try await database.raw(claim).first() != nil
+        }
+        guard isTaken else { return (false, nil) }
+        return (true, read.map { $0.recording(charge) })
     }
 
-    /// The statement that takes the claim (``takeClaim(_:digest:at:leaseUntil:isOnlyAttempt:readingCart:chargeRequest:on:)``),
-    /// returning a row if it did. A taken claim's charge becomes `charge` (``ChargeRecord``'s stored
-    /// JSON); nil keeps the one an earlier attempt wrote.
+    /// SQLite's statement that takes the claim (``takeClaim(_:on:)``), returning a row if it did; on
+    /// PostgreSQL the same statement is `checkout_claim` (``Migrations/claimsInOneCall``). A taken
+    /// claim's charge becomes `charge` (``ChargeRecord``'s stored JSON); nil keeps the one an earlier
+    /// attempt wrote.
     private func claimStatement(
         _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, isOnlyAttempt: Bool, charge: String?,
         on database: any SQLDatabase
@@ -83,23 +89,7 @@ struct SQLCommandLog: Sendable {
             guard let cart = try await SQLCarts.cart(cartID, on: database) else { return SQLCartRead(cart: nil, products: nil) }
             return SQLCartRead(cart: cart, products: try await SQLCatalog.products(Set(cart.lines.map(\.sku)), on: database))
         }
-        let rows = try await database.raw(
-            """
-            SELECT \(unsafeRaw: SQLCarts.columns), carts.skus AS cart_skus, \(unsafeRaw: SQLCatalog.columns)
-            FROM carts
-            LEFT JOIN products ON products.sku = ANY (string_to_array(carts.skus, ' '))
-            WHERE carts.id = \(bind: cartID.rawValue)
-            """
-        ).all().map { StoredRow($0, of: "carts") }
-        guard let first = rows.first else { return SQLCartRead(cart: nil, products: nil) }
-        let cart = try SQLCarts.cart(from: first)
-        guard try !first.isNull("cart_skus") else { return SQLCartRead(cart: cart, products: nil) }
-        var products: [SKU: Product] = [:]
-        for row in rows where try !row.isNull("sku") {
-            let product = try SQLCatalog.product(from: row)
-            products[product.sku] = product
-        }
-        return SQLCartRead(cart: cart, products: products)
+        return try await PostgresClaimBatch.carts([cartID], on: database)[0]
     }
 
     /// Writes `charge` (``ChargeRecord``'s stored JSON) into the command's row: ``SQLChargeLog``.

@@ -3,7 +3,7 @@ import Foundation
 
 /// ``PlaceOrderStore`` over `processed_commands`, `carts` and `products`: on PostgreSQL the cart and
 /// its products are one statement and the claim with the charge's request the next, on the same
-/// connection; on SQLite all of it is one write.
+/// connection, both shared by the claims that arrive together; on SQLite all of it is one write.
 struct SQLPlaceOrderStore: PlaceOrderStore {
     let commands: SQLProcessedCommands<PlaceOrderOutcome>
 
