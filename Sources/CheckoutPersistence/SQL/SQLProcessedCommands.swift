@@ -96,36 +96,19 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
         }
     }
 
-    /// A batch of claims on PostgreSQL, answered in order. One claim is taken alone; several in two
-    /// statements (``PostgresClaimBatch/take(_:kind:owner:on:)``). A claim the batch did not take is
-    /// tried again alone, to learn who has the command; so are all of them when a statement fails for
-    /// another reason than the database being away (an id a sync holds fails the whole statement), so
-    /// that one claim's fault fails no other.
+    /// A batch of claims on PostgreSQL (``SQLBatchAnswers``): several are taken in two statements
+    /// (``PostgresClaimBatch/take(_:kind:owner:on:)``), and one the batch did not take is tried again
+    /// alone, to learn who has the command. An id a sync holds fails the whole statement.
     private static func claim(
         batch requests: [SQLClaimRequest], executor: SQLExecutor, log: SQLCommandLog
     ) async -> [Result<Claim, any Error>] {
-        guard requests.count > 1 else {
-            return [await Result { try await claimAlone(requests[0], executor: executor, log: log) }]
-        }
-        var taken: [SQLCartRead?]
-        do {
-            taken = try await executor.autocommit("claiming \(requests.count) commands together") { database in
+        await SQLBatchAnswers.of(requests.count) {
+            let taken = try await executor.autocommit("claiming \(requests.count) commands together") { database in
                 try await PostgresClaimBatch.take(requests, kind: log.kind, owner: log.owner.worker, on: database)
             }
-        } catch let error as RetryableError {
-            return requests.map { _ in .failure(error) }
-        } catch {
-            taken = requests.map { _ in nil }
-        }
-        var answers = taken.map { read in read.map { Result<Claim, any Error>.success((.claimed, $0)) } }
-        await withTaskGroup(of: (Int, Result<Claim, any Error>).self) { group in
-            for (index, answer) in answers.enumerated() where answer == nil {
-                group.addTask { (index, await Result { try await claimAlone(requests[index], executor: executor, log: log) }) }
-            }
-            for await (index, answer) in group { answers[index] = answer }
-        }
-        return answers.map {
-            $0 ?? .failure(PersistenceError(code: .databaseFailure, context: "a claim of a batch was left without an answer"))
+            return taken.map { read in read.map { .success((.claimed, $0)) } }
+        } alone: { index in
+            try await claimAlone(requests[index], executor: executor, log: log)
         }
     }
 }

@@ -73,34 +73,18 @@ struct SQLSyncCartStore: SyncCartStore {
         }
     }
 
-    /// A batch of syncs on PostgreSQL, answered in order. One sync runs alone. Several run together;
-    /// where a statement of theirs fails for another reason than the database being away, the syncs
-    /// it held run alone, to meet what failed on their own, so that one sync's fault fails no other.
+    /// A batch of syncs on PostgreSQL (``SQLBatchAnswers``): several run together, and those whose
+    /// statement failed for another reason than the database being away run alone, to meet what
+    /// failed on their own.
     private static func sync(
         _ requests: [SQLSyncRequest], executor: SQLExecutor, commands: SQLCommandLog
     ) async -> [Result<SyncCartRecordResult, any Error>] {
-        guard requests.count > 1 else {
-            return [await Result { try await syncAlone(requests[0], executor: executor, commands: commands) }]
-        }
-        let together: [Result<SyncCartRecordResult, any Error>?]
-        do {
-            together = try await executor.autocommit("syncing \(requests.count) carts together") { database in
+        await SQLBatchAnswers.of(requests.count) {
+            try await executor.autocommit("syncing \(requests.count) carts together") { database in
                 try await syncTogether(requests, commands: commands, on: database)
             }
-        } catch let error as RetryableError {
-            return requests.map { _ in .failure(error) }
-        } catch {
-            together = requests.map { _ in nil }
-        }
-        var answers = together
-        await withTaskGroup(of: (Int, Result<SyncCartRecordResult, any Error>).self) { group in
-            for (index, answer) in together.enumerated() where answer == nil {
-                group.addTask { (index, await Result { try await syncAlone(requests[index], executor: executor, commands: commands) }) }
-            }
-            for await (index, answer) in group { answers[index] = answer }
-        }
-        return answers.map {
-            $0 ?? .failure(PersistenceError(code: .databaseFailure, context: "a sync of a batch was left without an answer"))
+        } alone: { index in
+            try await syncAlone(requests[index], executor: executor, commands: commands)
         }
     }
 

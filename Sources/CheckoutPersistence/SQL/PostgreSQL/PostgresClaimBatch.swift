@@ -20,9 +20,7 @@ enum PostgresClaimBatch {
     /// nil for a claim not taken.
     static func take(
         _ requests: [SQLClaimRequest], kind: String, owner: String, on database: any SQLDatabase
-    ) async throws
-        -> [SQLCartRead?]
-    {
+    ) async throws -> [SQLCartRead?] {
         let cartIDs = requests.compactMap(\.cartID)
         guard cartIDs.count == requests.count else {
             throw PersistenceError(code: .databaseFailure, context: "a claim without a cart in a batch of claims")
