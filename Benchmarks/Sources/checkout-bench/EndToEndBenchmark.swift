@@ -8,7 +8,7 @@ import RabbitMQ
 /// Every scenario gets a virtual host of its own (and a schema or file of its own), fresh worker
 /// processes configured only through `CHECKOUT_*`, and a warm-up. Its flat-out rounds alternate with
 /// rounds of the C loop and, on PostgreSQL, of pgbench, so that the machine's noise hits them alike;
-/// its latency rounds then run at half its median peak rate.
+/// its latency rounds then run at half its median peak rate, or at the rate `--latency-rate` sets.
 struct EndToEndBenchmark {
     /// Longer than the workers take to export their counters (every two seconds), so that a read after
     /// this pause counts everything before it.
@@ -27,6 +27,8 @@ struct EndToEndBenchmark {
     /// `CHECKOUT_CONCURRENCY` and `CHECKOUT_DATABASE_POOL_SIZE`; nil leaves the worker's own default.
     var concurrency: Int?
     var poolSize: Int?
+    /// The scenarios' latency rounds' rate; nil: half each one's median peak.
+    var latencyRate: Double?
     var workerLogLevel: String
     /// Logs, catalog and SQLite files; kept when a run fails, for its logs.
     var directory: URL
@@ -232,7 +234,7 @@ struct EndToEndBenchmark {
             log(line + ")")
         }
 
-        let rate = peaks.median / 2
+        let rate = latencyRate ?? peaks.median / 2
         var latencies = RunLedger.emptyLatencies
         for round in 1...rounds {
             let label = "\(number)-h\(round)"
@@ -246,7 +248,7 @@ struct EndToEndBenchmark {
         let memory = try fleet.memory()
         log("\(scenario): after the rounds, " + Self.describe(memory))
         return ScenarioResult(
-            scenario: scenario, peakRates: peaks, ceilingRates: ceilings, latencyRate: rate,
+            scenario: scenario, peakRates: peaks, ceilingRates: ceilings, latencyRate: rate, isLatencyRateSet: latencyRate != nil,
             latencies: LatencySummary(microseconds: latencies), memory: memory,
             roundTripsPerCommand: roundTrips, pgbenchRates: pgbenchRates,
             postgresCPUPerCommand: postgresCPU, postgresCPUPerPgbenchTransaction: pgbenchPostgresCPU,

@@ -45,6 +45,9 @@ struct EndToEndCommand: AsyncParsableCommand {
     var concurrency: Int?
     @Option(help: "CHECKOUT_DATABASE_POOL_SIZE of the workers (default: unset, the worker's own).")
     var poolSize: Int?
+    @Option(
+        help: "Commands per second of every scenario's latency rounds, to compare two builds at one rate (default: half its median peak).")
+    var latencyRate: Double?
     @Option(help: "CHECKOUT_LOG_LEVEL of the workers (their logs go to files).")
     var workerLogLevel = "info"
 
@@ -58,8 +61,8 @@ struct EndToEndCommand: AsyncParsableCommand {
     var processes: [Int] = [1, 2]
 
     func validate() throws {
-        guard count > 0, rounds > 0, prefetch > 0, (concurrency ?? 1) > 0, (poolSize ?? 1) > 0 else {
-            throw ValidationError("--count, --rounds, --prefetch, --concurrency and --pool-size take positive numbers")
+        guard count > 0, rounds > 0, prefetch > 0, (concurrency ?? 1) > 0, (poolSize ?? 1) > 0, (latencyRate ?? 1) > 0 else {
+            throw ValidationError("--count, --rounds, --prefetch, --concurrency, --pool-size and --latency-rate take positive numbers")
         }
     }
 
@@ -79,6 +82,7 @@ struct EndToEndCommand: AsyncParsableCommand {
             prefetch: prefetch,
             concurrency: concurrency,
             poolSize: poolSize,
+            latencyRate: latencyRate,
             workerLogLevel: workerLogLevel,
             directory: FileManager.default.temporaryDirectory.appendingPathComponent(
                 "checkout-bench-\(ProcessInfo.processInfo.processIdentifier)")

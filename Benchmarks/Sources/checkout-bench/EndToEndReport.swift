@@ -97,7 +97,7 @@ struct EndToEndReport {
             lines.append(judge(label, result(command, .postgres)?.pgbenchRatio) { $0 >= target })
         }
         for result in results {
-            guard let scenario = result.scenario, scenario.store != .memory else { continue }
+            guard let scenario = result.scenario, scenario.store != .memory, !result.isLatencyRateSet else { continue }
             lines.append(
                 verdict(
                     result.latencies.p99 <= Self.p99TargetMilliseconds,

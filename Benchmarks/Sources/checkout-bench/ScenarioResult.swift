@@ -6,8 +6,11 @@ struct ScenarioResult: Sendable {
     var peakRates: [Double]
     /// The C loop's flat-out throughput in the rounds run right before those, for the ratio.
     var ceilingRates: [Double]
-    /// The rate of the latency rounds: half the median peak.
+    /// The rate of the latency rounds: half the median peak, unless `--latency-rate` set it.
     var latencyRate: Double
+    /// Whether `--latency-rate` set ``latencyRate``: then two builds' latencies compare at one rate,
+    /// and the p99 target, which is read at half the peak, is not judged.
+    var isLatencyRateSet = false
     /// Every latency-round command, publish to answer.
     var latencies: LatencySummary
     /// Each worker process's resident memory at the end of the scenario.
