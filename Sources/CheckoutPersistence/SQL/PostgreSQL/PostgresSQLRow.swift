@@ -5,7 +5,7 @@ import SQLKit
 /// SQLKit's view of a row from PostgreSQL, as PostgresKit's (`PostgresRow.sql()`) but with the scalars
 /// the worker's reads are made of decoded by postgres-nio directly (``PostgresCellDecoder``).
 /// PostgresKit decodes every value through `Decodable`, with dynamic casts and a coding path spelled
-/// from the column's name and index, which took twice the CPU.
+/// from the column's name and index, which took more than twice the CPU.
 struct PostgresSQLRow: SQLRow {
     private let row: PostgresRow
     private let cells: PostgresRandomAccessRow
