@@ -1,6 +1,6 @@
 /// Every migration, in the order they apply.
 enum Migrations {
-    static let all: [Migration] = [initialSchema, claimOwners, oneCallWrites, cartSKUs, oneIDSpace, claimsInOneCall]
+    static let all: [Migration] = [initialSchema, claimOwners, oneCallWrites, cartSKUs, oneIDSpace, claimsInOneCall, ordersTogether]
 
     /// Dates are seconds since 1970 (`DOUBLE PRECISION`); amounts are minor units; a cart's lines and a
     /// command's outcome are the domain types' JSON.
@@ -290,6 +290,25 @@ enum Migrations {
                            SELECT 1 FROM workers
                            WHERE workers.id = pc.owner AND workers.alive_until > extract(epoch from clock_timestamp()))))
                 RETURNING TRUE
+            $$
+            """
+        ])
+
+    /// `checkout_lock_for_orders`: locks every cart of a batch of orders, then every product, each in
+    /// key order, so that on PostgreSQL one statement can place several orders in turn
+    /// (``PostgresOrderBatch``) without deadlocking against another worker's batch, whose orders hold
+    /// other carts and products in another order. Answers TRUE.
+    static let ordersTogether = Migration(
+        version: 7, name: "orders placed together on PostgreSQL", statements: [],
+        postgresStatements: [
+            """
+            CREATE FUNCTION checkout_lock_for_orders(order_carts TEXT[], order_skus TEXT[]) RETURNS BOOLEAN
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM 1 FROM carts WHERE id = ANY (order_carts) ORDER BY id FOR UPDATE;
+                PERFORM 1 FROM products WHERE sku = ANY (order_skus) ORDER BY sku FOR UPDATE;
+                RETURN TRUE;
+            END
             $$
             """
         ])

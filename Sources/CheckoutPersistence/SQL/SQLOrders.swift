@@ -7,12 +7,22 @@ import SQLKit
 struct SQLOrders: OrderRepository {
     let executor: SQLExecutor
     let commands: SQLCommandLog
+    /// On PostgreSQL, the orders that arrive while others are in the database, placed together
+    /// (``PostgresOrderBatch``); nil on SQLite, whose writer batches its own way.
+    private let batcher: SQLBatcher<SQLOrderPlacement, OrderPlacementResult>?
+
+    init(executor: SQLExecutor, commands: SQLCommandLog) {
+        self.executor = executor
+        self.commands = commands
+        batcher = executor.batcher { placements in await Self.place(batch: placements, executor: executor, kind: commands.kind) }
+    }
 
     /// Locks in a fixed order, outcome row, cart row, then product rows, so that two orders sharing
-    /// products do not deadlock (and PostgreSQL's deadlock error is retried if one ever did). Every
-    /// write is guarded (`version`, `checked_out`, `stock >= qty`), so a concurrent order that got
-    /// there first turns this one into an answer, not an oversale. Stock and lines are one statement
-    /// each, whatever the number of lines: every statement is a round trip.
+    /// products do not deadlock (and PostgreSQL's deadlock error is retried if one ever did); on
+    /// PostgreSQL a batch locks all its carts, then all its products first. Every write is guarded
+    /// (`version`, `checked_out`, `stock >= qty`), so a concurrent order that got there first turns
+    /// this one into an answer, not an oversale. On SQLite stock and lines are one statement each,
+    /// whatever the number of lines.
     func place(
         _ order: Order,
         fromCartVersion cartVersion: Int,
@@ -21,11 +31,9 @@ struct SQLOrders: OrderRepository {
     ) async throws -> OrderPlacementResult {
         // The outcome is recorded here, or a rejection after it, or the attempt fails: either way it ends.
         defer { commands.endAttempt(commandID) }
-        if executor.engine.hasStoredFunctions {
-            return try await executor.autocommit("placing order \(order.id)") { [commands] database in
-                try await Self.placeInOneCall(
-                    order, fromCartVersion: cartVersion, recording: outcome, for: commandID, kind: commands.kind, on: database)
-            }
+        let placement = SQLOrderPlacement(order: order, cartVersion: cartVersion, outcome: outcome, commandID: commandID)
+        if let batcher {
+            return try await batcher.submit(placement)
         }
         return try await executor.write("placing order \(order.id)") { [commands] database in
             if let recorded = try await commands.record(outcome, for: commandID, on: database) {
@@ -39,7 +47,7 @@ struct SQLOrders: OrderRepository {
                 """
             ).first()
             guard checkedOut != nil else { return .rollback(.cartChanged) }
-            let short = try await Self.takeStock(of: order.lines, on: database)
+            let short = try await Self.takeStock(placement.wantedStock, on: database)
             guard short.isEmpty else {
                 return .rollback(.outOfStock(order.lines.map(\.sku).filter(short.contains)))
             }
@@ -48,49 +56,21 @@ struct SQLOrders: OrderRepository {
         }
     }
 
-    /// ``place(_:fromCartVersion:recording:for:)`` as one call of `checkout_place_order` (``Migrations/oneCallWrites``).
-    private static func placeInOneCall(
-        _ order: Order,
-        fromCartVersion cartVersion: Int,
-        recording outcome: PlaceOrderOutcome,
-        for commandID: CommandID,
-        kind: String,
-        on database: any SQLDatabase
-    ) async throws -> OrderPlacementResult {
-        let stock = wantedStock(of: order.lines)
-        let row = try await database.raw(
-            """
-            SELECT result, short_skus, recorded_outcome FROM checkout_place_order(
-                \(bind: kind), \(bind: commandID.rawValue), \(bind: try StoredJSON.text(outcome)), \(bind: Date().timeIntervalSince1970),
-                \(bind: order.id.rawValue), \(bind: order.cartID.rawValue), \(bind: cartVersion), \(bind: order.customerID.rawValue),
-                \(bind: order.total.currency.rawValue), \(bind: order.total.minorUnits), \(bind: order.payment.id.rawValue),
-                \(bind: order.payment.amount.minorUnits), \(bind: order.placedAt.timeIntervalSince1970),
-                \(bind: stock.map(\.key.rawValue)), \(bind: stock.map(\.value)),
-                \(bind: order.lines.map(\.sku.rawValue)), \(bind: order.lines.map(\.quantity)),
-                \(bind: order.lines.map(\.unitPrice.minorUnits)), \(bind: order.lines.map(\.lineTotal.minorUnits)))
-            """
-        ).first().map { StoredRow($0, of: "checkout_place_order") }
-        switch try row?.value("result", as: String.self) {
-        case "placed":
-            return .placed
-        case "cart-changed":
-            return .cartChanged
-        case "out-of-stock":
-            let short = Set(try row!.value("short_skus", as: [String].self))
-            return .outOfStock(order.lines.map(\.sku).filter { short.contains($0.rawValue) })
-        case "already-recorded":
-            return .commandAlreadyHandled(try row!.json("recorded_outcome"))
-        case "duplicate-order":
-            throw PersistenceError(code: .duplicateOrder, context: "placing order \(order.id)")
-        case let result:
-            throw PersistenceError(
-                code: .unreadableRow, context: "checkout_place_order answered \(result ?? "no row") for order \(order.id)")
+    /// A batch of orders on PostgreSQL (``SQLBatchAnswers``), placed in one statement; a single order
+    /// runs that statement alone.
+    private static func place(
+        batch placements: [SQLOrderPlacement], executor: SQLExecutor, kind: String
+    ) async -> [Result<OrderPlacementResult, any Error>] {
+        await SQLBatchAnswers.of(placements.count) {
+            try await executor.autocommit("placing \(placements.count) orders together") { database in
+                try await PostgresOrderBatch.place(placements, kind: kind, on: database)
+            }
+        } alone: { index in
+            let placement = placements[index]
+            return try await executor.autocommit("placing order \(placement.order.id)") { database in
+                try await PostgresOrderBatch.place([placement], kind: kind, on: database)[0].get()
+            }
         }
-    }
-
-    /// The quantity each SKU of `lines` takes from stock, in SKU order.
-    private static func wantedStock(of lines: [CartLine]) -> [(key: SKU, value: Int)] {
-        Dictionary(lines.map { ($0.sku, $0.quantity) }, uniquingKeysWith: +).sorted { $0.key < $1.key }
     }
 
     /// Order ids are the ids of the commands that place them, so an existing one means a defect: the
@@ -121,10 +101,9 @@ struct SQLOrders: OrderRepository {
         try await database.raw(lines).run()
     }
 
-    /// Takes each line's quantity from its product's stock in one statement, where enough is left;
+    /// Takes each SKU's quantity from its product's stock in one statement, where enough is left;
     /// returns the SKUs that were short (the caller rolls back then).
-    private static func takeStock(of lines: [CartLine], on database: any SQLDatabase) async throws -> Set<SKU> {
-        let wanted = wantedStock(of: lines)
+    private static func takeStock(_ wanted: [(key: SKU, value: Int)], on database: any SQLDatabase) async throws -> Set<SKU> {
         guard !wanted.isEmpty else { return [] }
         var quantity: SQLQueryString = "CASE sku"
         for (sku, count) in wanted {
