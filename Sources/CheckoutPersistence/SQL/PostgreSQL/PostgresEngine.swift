@@ -12,6 +12,7 @@ struct PostgresEngine: SQLEngine {
     /// The one event loop of the client's connections, where calls run (``callDeadline``).
     private let executor: EventLoopTaskExecutor
     private let statements = PostgresStatementCaches()
+    private let started = PostgresStartGate()
     private let location: PostgresLocation
     private let logger: Logger
     private let statistics: DatabaseStatistics
@@ -86,7 +87,8 @@ struct PostgresEngine: SQLEngine {
     /// deadline gave up on it): a connection whose answer nobody waits for, possibly wedged, would
     /// otherwise stay leased until the server answered, if ever. The pool opens a new one.
     private func leasing<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await client.withConnection { connection in
+        await started.pass()
+        return try await client.withConnection { connection in
             try await withTaskCancellationHandler {
                 try await body(connection)
             } onCancel: {
@@ -120,6 +122,7 @@ struct PostgresEngine: SQLEngine {
     /// every lease and release comes from: on Swift's global executor each woke a thread of its own.
     func run() async {
         await withTaskExecutorPreference(executor) {
+            started.open()
             await client.run()
         }
     }
