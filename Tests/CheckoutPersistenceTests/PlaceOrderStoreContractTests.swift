@@ -181,11 +181,7 @@ import Testing
 
     @Test func claimsThatArriveTogetherShareStatementsOnPostgreSQL() async throws {
         try await TestDatabase.postgres.withStore { store in
-            _ = try await store.importCatalog([Fixtures.product("SKU-A")])
-            let carts = (0..<40).map { Fixtures.cart(cartID("cart-shared-\($0)"), lines: [Fixtures.line("SKU-A")]) }
-            for cart in carts {
-                _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
-            }
+            let carts = try await Fixtures.seedCartsOfOneSKU(40, named: "cart-shared", stock: 10, in: store)
             let before = store.statistics.roundTrips
 
             try await withThrowingTaskGroup(of: Void.self) { group in

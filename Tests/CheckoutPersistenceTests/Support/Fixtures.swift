@@ -58,6 +58,17 @@ enum Fixtures {
         _ = try await store.syncCarts.record(synced(seeded), digest: nil, for: command())
     }
 
+    /// Stocks `stock` of SKU-A and stores `count` carts at version 1 holding one of it, named
+    /// `<prefix>-0`, `<prefix>-1` and so on: what calls that arrive together start from.
+    static func seedCartsOfOneSKU(_ count: Int, named prefix: String, stock: Int, in store: CheckoutStore) async throws -> [Cart] {
+        _ = try await store.importCatalog([product("SKU-A", stock: stock)])
+        let carts = (0..<count).map { cart(cartID("\(prefix)-\($0)"), lines: [line("SKU-A")]) }
+        for cart in carts {
+            _ = try await store.syncCarts.record(synced(cart), digest: nil, for: command())
+        }
+        return carts
+    }
+
     /// PlaceOrder as the worker builds it, over every port of `store`.
     static func placeOrder(
         over store: CheckoutStore, payments: any PaymentProcessor, output: any PlaceOrderUseCaseOutput
