@@ -100,8 +100,9 @@ struct ChaosRun {
                 for violation in known.prefix(40) { Issue.record(Comment(rawValue: violation)) }
             }
         }
+        // With the seed, the part of a CI log that shows a failure is enough to replay its choices.
         for violation in failing.prefix(40) {
-            Issue.record(Comment(rawValue: violation))
+            Issue.record(Comment(rawValue: "\(violation) (CHAOS_SEED=\(world.seed))"))
         }
         if failing.count > 40 {
             Issue.record("… and \(failing.count - 40) more broken invariants")
