@@ -196,16 +196,73 @@ import Testing
         }
     }
 
+    /// A plan PostgreSQL made while a table was small is made again once the connection has aged: a join
+    /// planned over 1,000 carts reads them all, over 20,000 it reads them by key. Autovacuum is off for
+    /// the table, so no `ANALYZE` invalidates the plan on the way, and the carts come 1,000 at a time, as
+    /// PostgreSQL may plan again after one statement that adds many. A lease renews the plans, if due, as
+    /// it starts, and PostgreSQL plans again at the next run: the plan kept while the table grows is
+    /// made before the rows come, in the same lease.
+    @Test func aConnectionPlansItsStatementsAgainForTheTablesAsTheyGrow() async throws {
+        try await withEngine(firstPlanRenewal: .milliseconds(100)) { executor, _, _ in
+            try await Migrator(engine: executor.engine, migrations: Migrations.all, logger: TestLogger.logger).migrate()
+            let explain: @Sendable (any SQLDatabase) async throws -> String = { database in
+                try await database.raw("EXPLAIN EXECUTE probe('{cart-7,cart-700,cart-7000}')").all().map {
+                    try $0.decode(column: "QUERY PLAN", as: String.self)
+                }.joined(separator: "\n")
+            }
+            let addCarts: @Sendable (any SQLDatabase, ClosedRange<Int>) async throws -> Void = { database, numbers in
+                try await database.raw(
+                    """
+                    INSERT INTO carts (id, customer_id, version, currency, lines, checked_out, synced_at)
+                    SELECT 'cart-' || n, 'customer', 1, 'EUR', '[]', false, 0
+                    FROM generate_series(\(unsafeRaw: String(numbers.lowerBound)), \(unsafeRaw: String(numbers.upperBound))) AS n
+                    """
+                ).run()
+            }
+
+            let young = try await executor.autocommit("planning over 1,000 carts") { database in
+                try await database.raw("ALTER TABLE carts SET (autovacuum_enabled = false)").run()
+                try await addCarts(database, 1...1_000)
+                try await database.raw("SET plan_cache_mode = force_generic_plan").run()
+                try await database.raw(
+                    "PREPARE probe(text[]) AS SELECT carts.id FROM unnest($1) AS request(id) JOIN carts ON carts.id = request.id"
+                ).run()
+                return try await explain(database)
+            }
+            let kept = try await executor.autocommit("adding 19,000 carts") { database in
+                let planned = try await explain(database)
+                for first in stride(from: 1_001, through: 19_001, by: 1_000) {
+                    try await addCarts(database, first...(first + 999))
+                }
+                return [planned, try await explain(database)]
+            }
+            var renewed = kept[1]
+            var waited = 0
+            while !renewed.contains("Index"), waited < 50 {
+                try await Task.sleep(for: .milliseconds(100))
+                waited += 1
+                renewed = try await executor.read("planning over 20,000 carts", explain)
+            }
+
+            #expect(young.contains("Seq Scan on carts"), "\(young)")
+            #expect(kept == [young, young], "the plan PostgreSQL keeps while the table grows")
+            #expect(renewed.contains("Index Only Scan using carts_pkey") && !renewed.contains("Seq Scan"), "\(renewed)")
+        }
+    }
+
     /// An engine with one pooled connection over a schema of its own, its executor and its statistics;
     /// calls give up after 3 s.
-    private func withEngine(_ body: @escaping @Sendable (SQLExecutor, DatabaseStatistics, String) async throws -> Void) async throws {
+    private func withEngine(
+        firstPlanRenewal: Duration = .seconds(1), _ body: @escaping @Sendable (SQLExecutor, DatabaseStatistics, String) async throws -> Void
+    ) async throws {
         try await ScratchDatabase.with(.postgres) { database in
             guard case .postgres(let location) = try DatabaseURL(database.url), let schema = database.schema else {
                 Issue.record("the test URL is not a PostgreSQL URL")
                 return
             }
             let statistics = DatabaseStatistics()
-            let engine = PostgresEngine(location, poolSize: 1, logger: TestLogger.logger, statistics: statistics)
+            let engine = PostgresEngine(
+                location, poolSize: 1, logger: TestLogger.logger, statistics: statistics, firstPlanRenewal: firstPlanRenewal)
             try await engine.whileRunning { try await body(SQLExecutor(engine: engine), statistics, schema) }
         }
     }

@@ -5,13 +5,14 @@ import SQLKit
 
 /// PostgreSQL through `PostgresClient`'s pool; row locks and `WHERE` guards make concurrent writers safe
 /// at the default isolation (read committed), so no transaction needs retrying for serialization.
-/// Statements with parameters run by name, prepared once per connection (``PostgresPreparingDatabase``).
+/// Statements with parameters run by name, prepared once per connection (``PostgresPreparingDatabase``),
+/// whose plans each connection renews as it ages (``PostgresPlanRenewal``).
 struct PostgresEngine: SQLEngine {
 
     private let client: PostgresClient
     /// The one event loop of the client's connections, where calls run (``callDeadline``).
     private let executor: EventLoopTaskExecutor
-    private let statements = PostgresStatementCaches()
+    private let statements: PostgresStatementCaches
     private let started = PostgresStartGate()
     private let location: PostgresLocation
     private let logger: Logger
@@ -20,13 +21,16 @@ struct PostgresEngine: SQLEngine {
 
     /// A pool of up to `poolSize` connections, which connects once ``run()`` runs it.
     ///
-    /// - Parameter callLimit: How long a call may go unanswered; see ``callDeadline``.
+    /// - Parameters:
+    ///   - callLimit: How long a call may go unanswered; see ``callDeadline``.
+    ///   - firstPlanRenewal: How long after its first lease a connection first renews its plans.
     init(
         _ location: PostgresLocation,
         poolSize: Int,
         logger: Logger,
         statistics: DatabaseStatistics,
-        callLimit: Duration = .seconds(10)
+        callLimit: Duration = .seconds(10),
+        firstPlanRenewal: Duration = .seconds(1)
     ) {
         var configuration = PostgresClient.Configuration(
             host: location.host,
@@ -53,6 +57,7 @@ struct PostgresEngine: SQLEngine {
         self.logger = logger
         self.statistics = statistics
         self.callLimit = callLimit
+        statements = PostgresStatementCaches(firstPlanRenewal: firstPlanRenewal)
     }
 
     var hasStoredFunctions: Bool { true }
@@ -90,12 +95,21 @@ struct PostgresEngine: SQLEngine {
         await started.pass()
         return try await client.withConnection { connection in
             try await withTaskCancellationHandler {
-                try await body(connection)
+                try await renewPlansIfDue(on: connection)
+                return try await body(connection)
             } onCancel: {
                 let closing: EventLoopFuture<Void> = connection.close()
                 closing.whenComplete { _ in }
             }
         }
+    }
+
+    /// Drops the connection's plans when they are due for renewal (``PostgresPlanRenewal``). Not counted
+    /// in ``DatabaseStatistics``, whose round trips are the commands' own: at most one a minute on a
+    /// connection, once it is past its first minute.
+    private func renewPlansIfDue(on connection: PostgresConnection) async throws {
+        guard statements.cache(for: connection).takePlanRenewal() else { return }
+        try await connection.sql(logger: logger).raw("DISCARD PLANS").run()
     }
 
     /// A transaction-scoped advisory lock on the schema being migrated: released at commit or rollback,

@@ -6,7 +6,8 @@ import Synchronization
 /// Bounded: a connection holds a plan on the server for each name, and postgres-nio keeps each name
 /// for the connection's life, with no way to forget one. Past ``capacity``, new statements run unnamed.
 /// Names are numbered per connection and never given twice, so a name given up on is never reused; a
-/// new connection starts with an empty cache, as its session does.
+/// new connection starts with an empty cache, as its session does. It also keeps when the session's
+/// plans are next renewed (``PostgresPlanRenewal``).
 final class PostgresStatementCache: Sendable {
     /// Room for every statement the worker sends and for reads of carts of about fifty different sizes,
     /// whose `IN (…)` lists make one text each.
@@ -33,9 +34,20 @@ final class PostgresStatementCache: Sendable {
     private struct State {
         var entries: [Key: Entry] = [:]
         var named = 0
+        var renewal: PostgresPlanRenewal
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+
+    /// For a connection first leased now; its plans are first renewed `firstRenewal` later.
+    init(firstRenewal: Duration) {
+        state = Mutex(State(renewal: PostgresPlanRenewal(opened: .now, firstInterval: firstRenewal)))
+    }
+
+    /// Whether the connection's plans are due for renewal; true once for each renewal.
+    func takePlanRenewal() -> Bool {
+        state.withLock { $0.renewal.isDue(at: .now) }
+    }
 
     func use(_ key: Key) -> Use {
         state.withLock { state in
