@@ -200,8 +200,9 @@ import Testing
     /// planned over 1,000 carts reads them all, over 20,000 it reads them by key. Autovacuum is off for
     /// the table, so no `ANALYZE` invalidates the plan on the way, and the carts come 1,000 at a time, as
     /// PostgreSQL may plan again after one statement that adds many. A lease renews the plans, if due, as
-    /// it starts, and PostgreSQL plans again at the next run: the plan kept while the table grows is
-    /// made before the rows come, in the same lease.
+    /// it starts, and PostgreSQL plans again at the next run, so the plan is made again over 1,000 carts
+    /// before they grow, in the same lease. Run alone, the test fails without the renewal; among others,
+    /// a schema made or dropped by another test also makes PostgreSQL plan again, so it may not.
     @Test func aConnectionPlansItsStatementsAgainForTheTablesAsTheyGrow() async throws {
         try await withEngine(firstPlanRenewal: .milliseconds(100)) { executor, _, _ in
             try await Migrator(engine: executor.engine, migrations: Migrations.all, logger: TestLogger.logger).migrate()
@@ -229,23 +230,20 @@ import Testing
                 ).run()
                 return try await explain(database)
             }
-            let kept = try await executor.autocommit("adding 19,000 carts") { database in
-                let planned = try await explain(database)
+            try await executor.autocommit("adding 19,000 carts") { database in
+                _ = try await explain(database)
                 for first in stride(from: 1_001, through: 19_001, by: 1_000) {
                     try await addCarts(database, first...(first + 999))
                 }
-                return [planned, try await explain(database)]
             }
-            var renewed = kept[1]
-            var waited = 0
-            while !renewed.contains("Index"), waited < 50 {
-                try await Task.sleep(for: .milliseconds(100))
-                waited += 1
+            var renewed = ""
+            for _ in 1...50 {
                 renewed = try await executor.read("planning over 20,000 carts", explain)
+                if renewed.contains("Index") { break }
+                try await Task.sleep(for: .milliseconds(100))
             }
 
             #expect(young.contains("Seq Scan on carts"), "\(young)")
-            #expect(kept == [young, young], "the plan PostgreSQL keeps while the table grows")
             #expect(renewed.contains("Index Only Scan using carts_pkey") && !renewed.contains("Seq Scan"), "\(renewed)")
         }
     }
