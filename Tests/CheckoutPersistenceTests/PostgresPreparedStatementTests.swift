@@ -196,6 +196,39 @@ import Testing
         }
     }
 
+    /// A batch's statement keeps one plan on its connection whatever the number of its elements: after
+    /// the five runs PostgreSQL plans for their own values, it runs the generic plan
+    /// (``Migrations/batchPlansKept``). Over its arrays alone, it was planned again at every run.
+    @Test func aBatchsStatementIsPlannedAtItsFirstFiveRunsOnly() async throws {
+        try await withEngine { executor, _, _ in
+            try await Migrator(engine: executor.engine, migrations: Migrations.all, logger: TestLogger.logger).migrate()
+            for count in [1, 3, 2, 5, 1, 4, 2, 3, 1, 6] {
+                let carts = (1...count).map { cartID("cart-\($0)") }
+                let requests = carts.map { cart in
+                    let unread = SyncCartRejection(cartID: cart.rawValue, reason: .unavailable, message: "a read decides nothing")
+                    return SQLSyncRequest(
+                        commandID: Fixtures.command(), cartID: cart, currency: Fixtures.eur, skus: [sku("SKU-A")], digest: nil,
+                        decide: { _ in .rejected(rejection: unread) })
+                }
+                let (reads, snapshots) = try await executor.read("reading \(count) carts twice") { database in
+                    (
+                        try await PostgresClaimBatch.carts(carts, on: database),
+                        try await PostgresSyncBatch.snapshots(requests, kind: "sync-cart", on: database)
+                    )
+                }
+                #expect(reads.count == count && reads.allSatisfy { $0.cart == nil })
+                #expect(snapshots.count == count && snapshots.allSatisfy { $0.cart == nil && $0.recorded == nil })
+            }
+
+            let plans = try await executor.read("listing the plans") { database in
+                try await database.raw(
+                    "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%FROM unnest(%' ORDER BY statement"
+                ).all().map { [try $0.decode(column: "generic_plans", as: Int.self), try $0.decode(column: "custom_plans", as: Int.self)] }
+            }
+            #expect(plans == [[5, 5], [5, 5]], "generic and custom plans of each statement")
+        }
+    }
+
     /// A plan PostgreSQL made while a table was small is made again once the connection has aged: a join
     /// planned over 1,000 carts reads them all, over 20,000 it reads them by key. Autovacuum is off for
     /// the table, so no `ANALYZE` invalidates the plan on the way, and the carts come 1,000 at a time, as

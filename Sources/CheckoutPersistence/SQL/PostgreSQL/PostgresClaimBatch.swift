@@ -4,8 +4,9 @@ import SQLKit
 /// The two statements of a batch of claims on PostgreSQL: every cart with its products in one read,
 /// then every claim in one statement, one call of `checkout_claim` per command
 /// (``Migrations/claimsInOneCall``), and so one commit. Each claim's parameters travel as the `n`th
-/// element of arrays, and its rows come back with its position. A single claim runs the same two
-/// statements, for one.
+/// element of arrays, and its rows come back with its position. The first array of each goes through
+/// `checkout_batch`, so that PostgreSQL plans each statement once (``Migrations/batchPlansKept``). A
+/// single claim runs the same two statements, for one.
 enum PostgresClaimBatch {
     /// One claim as `checkout_claim` takes it; `charge` is ``ChargeRecord``'s stored JSON.
     struct Claim {
@@ -45,7 +46,7 @@ enum PostgresClaimBatch {
         let rows = try await database.raw(
             """
             SELECT request.position, \(unsafeRaw: SQLCarts.columns), carts.skus AS cart_skus, \(unsafeRaw: SQLCatalog.columns)
-            FROM unnest(\(bind: ids.map(\.rawValue))::text[]) WITH ORDINALITY AS request(cart_id, position)
+            FROM unnest(checkout_batch(\(bind: ids.map(\.rawValue))::text[])) WITH ORDINALITY AS request(cart_id, position)
             LEFT JOIN carts ON carts.id = request.cart_id
             LEFT JOIN products ON products.sku = ANY (string_to_array(carts.skus, ' '))
             """
@@ -61,7 +62,7 @@ enum PostgresClaimBatch {
             SELECT request.position, checkout_claim(
                 \(bind: kind), request.command_id, request.lease_until, NULLIF(request.digest, ''), \(bind: owner),
                 NULLIF(request.charge, ''), request.is_only_attempt, request.now) AS taken
-            FROM unnest(\(bind: requests.map(\.commandID.rawValue))::text[], \(bind: requests.map(\.leaseUntil.timeIntervalSince1970))::float8[],
+            FROM unnest(checkout_batch(\(bind: requests.map(\.commandID.rawValue))::text[]), \(bind: requests.map(\.leaseUntil.timeIntervalSince1970))::float8[],
                         \(bind: requests.map { $0.digest?.rawValue ?? "" })::text[], \(bind: claims.map { $0.charge ?? "" })::text[],
                         \(bind: requests.map(\.isOnlyAttempt))::bool[], \(bind: requests.map(\.now.timeIntervalSince1970))::float8[])
                  WITH ORDINALITY AS request(command_id, lease_until, digest, charge, is_only_attempt, now, position)

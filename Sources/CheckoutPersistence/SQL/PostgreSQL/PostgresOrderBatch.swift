@@ -6,8 +6,9 @@ import SQLKit
 /// every cart of the batch, then every product, each in key order (``Migrations/ordersTogether``);
 /// then `checkout_place_order` places each order in turn (``Migrations/oneCallWrites``), all or
 /// nothing for each. Each order's fields travel as the `n`th element of arrays, its stock and lines as
-/// a range of flat arrays, and its row comes back with its position. A single order runs the same
-/// statement, for one.
+/// a range of flat arrays, and its row comes back with its position. The first array goes through
+/// `checkout_batch`, so that PostgreSQL plans the statement once (``Migrations/batchPlansKept``). A
+/// single order runs the same statement, for one.
 enum PostgresOrderBatch {
     /// What placing each order answered, in order: a result, or the failure of an order whose id is taken.
     static func place(
@@ -24,7 +25,7 @@ enum PostgresOrderBatch {
         let rows = try await database.raw(
             """
             SELECT request.position, placed.result, placed.short_skus, placed.recorded_outcome
-            FROM unnest(\(bind: placements.map(\.commandID.rawValue))::text[], \(bind: try placements.map { try StoredJSON.text($0.outcome) })::text[],
+            FROM unnest(checkout_batch(\(bind: placements.map(\.commandID.rawValue))::text[]), \(bind: try placements.map { try StoredJSON.text($0.outcome) })::text[],
                         \(bind: orders.map(\.id.rawValue))::text[], \(bind: orders.map(\.cartID.rawValue))::text[],
                         \(bind: placements.map(\.cartVersion))::int8[], \(bind: orders.map(\.customerID.rawValue))::text[],
                         \(bind: orders.map(\.total.currency.rawValue))::text[], \(bind: orders.map(\.total.minorUnits))::int8[],

@@ -5,7 +5,8 @@ import SQLKit
 /// The two statements of a batch of syncs on PostgreSQL: the snapshots of every sync in one read,
 /// then every synced cart recorded in one call per cart of `checkout_record_sync`, all in one
 /// statement and so one commit. Each sync's parameters travel as the `n`th element of arrays, and
-/// its rows come back with its position.
+/// its rows come back with its position. The first array of each goes through `checkout_batch`, so
+/// that PostgreSQL plans each statement once (``Migrations/batchPlansKept``).
 enum PostgresSyncBatch {
     /// The snapshot of each request, in order: what ``SQLSyncCartStore``'s one-sync read returns, for
     /// all at once.
@@ -16,7 +17,7 @@ enum PostgresSyncBatch {
                    \(unsafeRaw: SQLCarts.columns),
                    EXISTS (SELECT 1 FROM products AS priced WHERE priced.currency = request.currency) AS priced,
                    \(unsafeRaw: SQLCatalog.columns)
-            FROM unnest(\(bind: requests.map(\.commandID.rawValue))::text[], \(bind: requests.map(\.cartID.rawValue))::text[],
+            FROM unnest(checkout_batch(\(bind: requests.map(\.commandID.rawValue))::text[]), \(bind: requests.map(\.cartID.rawValue))::text[],
                         \(bind: requests.map(\.currency.rawValue))::text[], \(bind: requests.map { $0.skus.map(\.rawValue).joined(separator: " ") })::text[])
                  WITH ORDINALITY AS request(command_id, cart_id, currency, skus, position)
             LEFT JOIN processed_commands ON processed_commands.kind = \(bind: kind)
@@ -41,7 +42,7 @@ enum PostgresSyncBatch {
         let rows = try await database.raw(
             """
             SELECT request.position, recorded.result, recorded.current_version, recorded.recorded_outcome, recorded.recorded_digest
-            FROM unnest(\(bind: synced.map(\.commandID.rawValue))::text[],
+            FROM unnest(checkout_batch(\(bind: synced.map(\.commandID.rawValue))::text[]),
                         \(bind: try synced.map { try StoredJSON.text(SyncCartOutcome.synced(cart: $0.cart)) })::text[],
                         \(bind: synced.map { $0.digest?.rawValue ?? "" })::text[], \(bind: carts.map(\.id.rawValue))::text[],
                         \(bind: carts.map(\.customerID.rawValue))::text[], \(bind: carts.map(\.version))::int8[],
