@@ -41,10 +41,12 @@ struct PostgresEngine: SQLEngine {
             tls: Self.clientTLS(location.tls)
         )
         configuration.options.maximumConnections = max(1, poolSize)
-        // Each connection going idle arms the pool's idle-timeout and keep-alive timers (Task.sleep); the next
-        // lease cancels them, but a cancelled sleep stays in memory until its end (swiftlang/swift#60441): with
-        // the defaults, 60 s and 30 s of them. Keep-alive (after 30 s idle) would never run on a connection
-        // closed after 10 s idle.
+        // Each connection going idle, at every release, arms the pool's idle-timeout and keep-alive timers
+        // (Task.sleep); the next lease cancels them, but a cancelled sleep stays in memory until its end
+        // (swiftlang/swift#60441): with the defaults, 60 s and 30 s of them. Keep-alive (after 30 s idle) would
+        // never run on a connection closed after 10 s idle. The pool's minimum connections arm no idle timer and
+        // take every lease they can, lowest first: as many as one kind of batch keeps busy (``SQLBatcher``).
+        configuration.options.minimumConnections = min(max(1, poolSize), SQLExecutor.concurrentBatches)
         configuration.options.connectionIdleTimeout = .seconds(10)
         configuration.options.keepAliveBehavior = nil
         configuration.options.connectTimeout = .seconds(5)
