@@ -74,44 +74,37 @@ struct PostgresEngine: SQLEngine {
     }
 
     func withConnection<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
-        try await leasing { try await body(database(on: $0)) }
+        try await leasing(body)
     }
 
     func transaction<Result: Sendable>(
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>
     ) async throws -> Result {
-        try await leasing { try await database(on: $0).inTransaction(beginning: "BEGIN", body) }
+        try await leasing { try await $0.inTransaction(beginning: "BEGIN", body) }
     }
 
-    private func database(on connection: PostgresConnection) -> any SQLDatabase {
-        PostgresPreparingDatabase(
-            connection: connection, base: connection.sql(logger: logger), statements: statements.cache(for: connection),
-            statistics: statistics
-        ).counted(in: statistics)
-    }
-
-    /// Runs `body` on a pooled connection, and closes that connection if the call is cancelled (the
-    /// deadline gave up on it): a connection whose answer nobody waits for, possibly wedged, would
-    /// otherwise stay leased until the server answered, if ever. The pool opens a new one.
-    private func leasing<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+    /// Runs `body` on a pooled connection, after renewing the connection's plans if they are due
+    /// (``PostgresPlanRenewal``), and closes that connection if the call is cancelled (the deadline
+    /// gave up on it): a connection whose answer nobody waits for, possibly wedged, would otherwise
+    /// stay leased until the server answered, if ever. The pool opens a new one.
+    private func leasing<Result: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws -> Result {
         await started.pass()
         return try await client.withConnection { connection in
             try await withTaskCancellationHandler {
-                try await renewPlansIfDue(on: connection)
-                return try await body(connection)
+                let cache = statements.cache(for: connection)
+                let base = connection.sql(logger: logger)
+                if cache.takePlanRenewal() {
+                    // Not counted in the statistics, whose round trips are the commands' own: at most one a
+                    // minute on a connection past its first minute.
+                    try await base.raw("DISCARD PLANS").run()
+                }
+                let database = PostgresPreparingDatabase(connection: connection, base: base, statements: cache, statistics: statistics)
+                return try await body(database.counted(in: statistics))
             } onCancel: {
                 let closing: EventLoopFuture<Void> = connection.close()
                 closing.whenComplete { _ in }
             }
         }
-    }
-
-    /// Drops the connection's plans when they are due for renewal (``PostgresPlanRenewal``). Not counted
-    /// in ``DatabaseStatistics``, whose round trips are the commands' own: at most one a minute on a
-    /// connection, once it is past its first minute.
-    private func renewPlansIfDue(on connection: PostgresConnection) async throws {
-        guard statements.cache(for: connection).takePlanRenewal() else { return }
-        try await connection.sql(logger: logger).raw("DISCARD PLANS").run()
     }
 
     /// A transaction-scoped advisory lock on the schema being migrated: released at commit or rollback,
