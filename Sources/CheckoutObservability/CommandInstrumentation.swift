@@ -4,31 +4,26 @@ import Metrics
 
 /// What both use-case decorators do around `execute`: time it, and log and count what it throws.
 struct CommandInstrumentation: Sendable {
-    /// The routing key of the command, used as the `command` dimension: `cart.sync`, `order.place`.
-    let command: String
     let logger: Logger
-    let metrics: any MetricsFactory
+    let metrics: CommandMetrics
 
     func run(commandID: String, cartID: String, _ execute: () async throws -> Void) async throws {
         let start = ContinuousClock.now
         do {
             try await execute()
-            record(result: "handled", since: start)
+            metrics.handled.record(duration: ContinuousClock.now - start)
         } catch let error as RetryableError {
-            record(result: "retryable", since: start)
-            Counter(
-                label: "checkout_command_retries_total", dimensions: [("command", command), ("code", "\(error.code)")], factory: metrics
-            )
-            .increment()
+            metrics.retryable.record(duration: ContinuousClock.now - start)
+            metrics.retried(error.code).increment()
             // A wait is looked at again every retry delay, by every worker it reaches, for as long as it lasts:
             // a warning each time would bury the failures.
             logger(commandID: commandID, cartID: cartID).log(
-                level: error.code.isWait ? .debug : .warning, "\(command) will be retried", error: error,
+                level: error.code.isWait ? .debug : .warning, "\(metrics.command) will be retried", error: error,
                 metadata: ["error.code": "\(error.code)"])
             throw error
         } catch {
-            record(result: "failed", since: start)
-            logger(commandID: commandID, cartID: cartID).error("\(command) failed", error: error)
+            metrics.failed.record(duration: ContinuousClock.now - start)
+            logger(commandID: commandID, cartID: cartID).error("\(metrics.command) failed", error: error)
             throw error
         }
     }
@@ -36,15 +31,12 @@ struct CommandInstrumentation: Sendable {
     /// Logs and counts a command given up after its last retry; what giving up throws is logged as an error.
     func abandon(commandID: String, cartID: String, after cause: RetryableError, _ abandon: () async throws -> Void) async throws {
         let logger = logger(commandID: commandID, cartID: cartID)
-        Counter(
-            label: "checkout_commands_abandoned_total", dimensions: [("command", command), ("code", "\(cause.code)")], factory: metrics
-        )
-        .increment()
-        logger.error("\(command) abandoned after its last retry", error: cause, metadata: ["error.code": "\(cause.code)"])
+        metrics.abandoned(cause.code).increment()
+        logger.error("\(metrics.command) abandoned after its last retry", error: cause, metadata: ["error.code": "\(cause.code)"])
         do {
             try await abandon()
         } catch {
-            logger.error("\(command) could not be abandoned", error: error)
+            logger.error("\(metrics.command) could not be abandoned", error: error)
             throw error
         }
     }
@@ -55,10 +47,5 @@ struct CommandInstrumentation: Sendable {
         logger[metadataKey: "command.id"] = "\(commandID)"
         logger[metadataKey: "cart.id"] = "\(cartID)"
         return logger
-    }
-
-    private func record(result: String, since start: ContinuousClock.Instant) {
-        Timer(label: "checkout_command_duration_seconds", dimensions: [("command", command), ("result", result)], factory: metrics)
-            .record(duration: ContinuousClock.now - start)
     }
 }

@@ -1,6 +1,5 @@
 public import CheckoutDomain
 public import Logging
-public import Metrics
 
 /// Logs and measures every `order.place` around a ``PlaceOrder``, so the use case itself knows
 /// nothing of logging or metrics.
@@ -13,9 +12,9 @@ public struct InstrumentedPlaceOrder: PlaceOrder {
     private let decoratee: any PlaceOrder
     private let instrumentation: CommandInstrumentation
 
-    public init(_ decoratee: any PlaceOrder, logger: Logger, metrics: any MetricsFactory) {
+    public init(_ decoratee: any PlaceOrder, logger: Logger, metrics: PlaceOrderMetrics) {
         self.decoratee = decoratee
-        instrumentation = CommandInstrumentation(command: "order.place", logger: logger, metrics: metrics)
+        instrumentation = CommandInstrumentation(logger: logger, metrics: metrics.command)
     }
 
     public func execute(_ request: PlaceOrderRequest) async throws {

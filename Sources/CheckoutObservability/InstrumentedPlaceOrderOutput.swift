@@ -1,6 +1,6 @@
 public import CheckoutDomain
 public import Logging
-public import Metrics
+import Metrics
 
 /// Logs and counts the outcomes of `order.place` on their way to the real output.
 ///
@@ -10,9 +10,9 @@ public import Metrics
 public struct InstrumentedPlaceOrderOutput: PlaceOrderUseCaseOutput {
     private let decoratee: any PlaceOrderUseCaseOutput
     private let logger: Logger
-    private let metrics: any MetricsFactory
+    private let metrics: PlaceOrderMetrics
 
-    public init(_ decoratee: any PlaceOrderUseCaseOutput, logger: Logger, metrics: any MetricsFactory) {
+    public init(_ decoratee: any PlaceOrderUseCaseOutput, logger: Logger, metrics: PlaceOrderMetrics) {
         self.decoratee = decoratee
         self.logger = logger
         self.metrics = metrics
@@ -20,7 +20,7 @@ public struct InstrumentedPlaceOrderOutput: PlaceOrderUseCaseOutput {
 
     public func didPlace(_ order: Order) async throws {
         try await decoratee.didPlace(order)
-        Counter(label: "checkout_orders_total", dimensions: [("result", "placed")], factory: metrics).increment()
+        metrics.placed.increment()
         logger.info(
             "order placed",
             metadata: [
@@ -34,10 +34,7 @@ public struct InstrumentedPlaceOrderOutput: PlaceOrderUseCaseOutput {
 
     public func didReject(_ rejection: PlaceOrderRejection) async throws {
         try await decoratee.didReject(rejection)
-        Counter(
-            label: "checkout_orders_total", dimensions: [("result", "rejected"), ("reason", rejection.reason.rawValue)], factory: metrics
-        )
-        .increment()
+        metrics.rejected[rejection.reason]?.increment()
         var metadata: Logger.Metadata = [
             "cart.id": "\(rejection.cartID)",
             "rejection.reason": "\(rejection.reason.rawValue)",

@@ -1,6 +1,5 @@
 public import CheckoutDomain
 public import Logging
-public import Metrics
 
 /// Logs and measures every `cart.sync` around a ``SyncCart``, so the use case itself knows
 /// nothing of logging or metrics.
@@ -13,9 +12,9 @@ public struct InstrumentedSyncCart: SyncCart {
     private let decoratee: any SyncCart
     private let instrumentation: CommandInstrumentation
 
-    public init(_ decoratee: any SyncCart, logger: Logger, metrics: any MetricsFactory) {
+    public init(_ decoratee: any SyncCart, logger: Logger, metrics: SyncCartMetrics) {
         self.decoratee = decoratee
-        instrumentation = CommandInstrumentation(command: "cart.sync", logger: logger, metrics: metrics)
+        instrumentation = CommandInstrumentation(logger: logger, metrics: metrics.command)
     }
 
     public func execute(_ request: SyncCartRequest) async throws {

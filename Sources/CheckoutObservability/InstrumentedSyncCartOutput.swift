@@ -1,6 +1,6 @@
 public import CheckoutDomain
 public import Logging
-public import Metrics
+import Metrics
 
 /// Logs and counts the outcomes of `cart.sync` on their way to the real output.
 ///
@@ -10,9 +10,9 @@ public import Metrics
 public struct InstrumentedSyncCartOutput: SyncCartUseCaseOutput {
     private let decoratee: any SyncCartUseCaseOutput
     private let logger: Logger
-    private let metrics: any MetricsFactory
+    private let metrics: SyncCartMetrics
 
-    public init(_ decoratee: any SyncCartUseCaseOutput, logger: Logger, metrics: any MetricsFactory) {
+    public init(_ decoratee: any SyncCartUseCaseOutput, logger: Logger, metrics: SyncCartMetrics) {
         self.decoratee = decoratee
         self.logger = logger
         self.metrics = metrics
@@ -20,10 +20,9 @@ public struct InstrumentedSyncCartOutput: SyncCartUseCaseOutput {
 
     public func didSync(_ synced: SyncedCart) async throws {
         try await decoratee.didSync(synced)
-        Counter(label: "checkout_cart_syncs_total", dimensions: [("result", "synced")], factory: metrics).increment()
+        metrics.synced.increment()
         for adjustment in synced.adjustments {
-            Counter(label: "checkout_cart_adjustments_total", dimensions: [("reason", adjustment.reason.rawValue)], factory: metrics)
-                .increment()
+            metrics.adjusted[adjustment.reason]?.increment()
         }
         logger.info(
             "cart synced",
@@ -39,11 +38,7 @@ public struct InstrumentedSyncCartOutput: SyncCartUseCaseOutput {
 
     public func didReject(_ rejection: SyncCartRejection) async throws {
         try await decoratee.didReject(rejection)
-        Counter(
-            label: "checkout_cart_syncs_total", dimensions: [("result", "rejected"), ("reason", rejection.reason.rawValue)],
-            factory: metrics
-        )
-        .increment()
+        metrics.rejected[rejection.reason]?.increment()
         var metadata: Logger.Metadata = [
             "cart.id": "\(rejection.cartID)",
             "rejection.reason": "\(rejection.reason.rawValue)",

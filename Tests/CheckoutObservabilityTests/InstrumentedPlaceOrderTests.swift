@@ -52,7 +52,7 @@ import Testing
         let useCase = UseCaseSpy(throwing: error)
         let logs = LogRecorder()
         let metrics = TestMetricsFactory()
-        let sut = InstrumentedPlaceOrder(useCase, logger: RecordingLogHandler.logger(recordingInto: logs), metrics: metrics)
+        let sut = InstrumentedPlaceOrder(useCase, logger: RecordingLogHandler.logger(recordingInto: logs), metrics: .init(factory: metrics))
         return (sut, useCase, logs, metrics)
     }
 }

@@ -50,7 +50,8 @@ import Testing
         let output = OutputSpy(failing: failing)
         let logs = LogRecorder()
         let metrics = TestMetricsFactory()
-        let sut = InstrumentedSyncCartOutput(output, logger: RecordingLogHandler.logger(recordingInto: logs), metrics: metrics)
+        let sut = InstrumentedSyncCartOutput(
+            output, logger: RecordingLogHandler.logger(recordingInto: logs), metrics: .init(factory: metrics))
         return (sut, output, logs, metrics)
     }
 }

@@ -46,7 +46,7 @@ import Testing
         let useCase = UseCaseSpy(throwing: error)
         let logs = LogRecorder()
         let metrics = TestMetricsFactory()
-        let sut = InstrumentedSyncCart(useCase, logger: RecordingLogHandler.logger(recordingInto: logs), metrics: metrics)
+        let sut = InstrumentedSyncCart(useCase, logger: RecordingLogHandler.logger(recordingInto: logs), metrics: .init(factory: metrics))
         return (sut, useCase, logs, metrics)
     }
 }

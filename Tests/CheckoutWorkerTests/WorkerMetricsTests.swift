@@ -11,7 +11,7 @@ import Testing
 /// What `/metrics` tells an autoscaler and an on-call person: every metric explained, how long commands
 /// waited in the broker, the broker connection and the build.
 @Suite struct WorkerMetricsTests {
-    @Test func exportsQueueWaitBrokerStateAndBuildEachWithHelp() async throws {
+    @Test func exportsQueueWaitBrokerStateBuildAndUnseenOutcomesEachWithHelp() async throws {
         try await withWorld { world, worker in
             let sentAt = AMQPTimestamp(Date().addingTimeInterval(-3))
             let timed = AMQPProperties(contentType: "application/json", messageID: "timed-1", timestamp: sentAt)
@@ -39,6 +39,10 @@ import Testing
             #expect(value(of: "checkout_build_info", ["version=\"\(CheckoutWorkerVersion.current)\""], in: lines) == 1)
             #expect(value(of: "checkout_broker_connected", [], in: lines) == 1)
             #expect(value(of: "checkout_broker_deliveries_total", [], in: lines) == 2)
+            // Outcomes no command has had yet are exported at zero, so a rate over them is defined from the start.
+            #expect(value(of: "checkout_orders_total", ["result=\"rejected\"", "reason=\"payment-declined\""], in: lines) == 0)
+            #expect(value(of: "checkout_cart_syncs_total", ["result=\"rejected\"", "reason=\"version-conflict\""], in: lines) == 0)
+            #expect(value(of: "checkout_command_duration_seconds_count", ["command=\"order.place\"", "result=\"failed\""], in: lines) == 0)
         }
     }
 

@@ -87,16 +87,18 @@ private func useCases(
     store: CheckoutStore, payments: any PaymentProcessor, claimLease: Duration, metrics: any MetricsFactory
 ) -> UseCaseFactory {
     let lease = Double(claimLease.components.seconds) + Double(claimLease.components.attoseconds) / 1e18
+    let syncCartMetrics = SyncCartMetrics(factory: metrics)
+    let placeOrderMetrics = PlaceOrderMetrics(factory: metrics)
     return UseCaseFactory(
         syncCart: { output, logger in
             InstrumentedSyncCart(
                 SyncCartUseCase(
                     store: store.syncCarts,
-                    output: InstrumentedSyncCartOutput(output, logger: logger, metrics: metrics),
+                    output: InstrumentedSyncCartOutput(output, logger: logger, metrics: syncCartMetrics),
                     now: Date.init
                 ),
                 logger: logger,
-                metrics: metrics
+                metrics: syncCartMetrics
             )
         },
         placeOrder: { output, logger in
@@ -108,12 +110,12 @@ private func useCases(
                     payments: payments,
                     charges: store.charges,
                     processedCommands: store.placeOrderCommands,
-                    output: InstrumentedPlaceOrderOutput(output, logger: logger, metrics: metrics),
+                    output: InstrumentedPlaceOrderOutput(output, logger: logger, metrics: placeOrderMetrics),
                     now: Date.init,
                     claimLease: lease
                 ),
                 logger: logger,
-                metrics: metrics
+                metrics: placeOrderMetrics
             )
         }
     )
