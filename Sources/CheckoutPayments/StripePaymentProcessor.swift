@@ -186,8 +186,7 @@ public struct StripePaymentProcessor: PaymentProcessor {
         }
         let started = ContinuousClock.now
         do {
-            let answer = try await httpClient.execute(request, timeout: TimeAmount(configuration.requestTimeout))
-            let body = try await answer.body.collect(upTo: 1 << 20)
+            let (answer, body) = try await wholeAnswer(to: request)
             logger.debug(
                 "Stripe answered",
                 metadata: [
@@ -202,6 +201,26 @@ public struct StripePaymentProcessor: PaymentProcessor {
                 "Stripe did not answer", error: error,
                 metadata: ["http.request.method": "\(method)", "url.path": "\(path.prefix { $0 != "?" })"])
             throw RetryableError(code: .paymentProcessorUnavailable, context: "\(context): Stripe did not answer", underlying: error)
+        }
+    }
+
+    /// The answer's head and whole body within the request timeout. The client's own deadline ends when
+    /// the head arrives, and its read timeout restarts with every byte, so a gateway trickling its body
+    /// would otherwise hold the command, and its claim, for as long as it liked.
+    private func wholeAnswer(to request: HTTPClientRequest) async throws -> (HTTPClientResponse, ByteBuffer) {
+        let timeout = configuration.requestTimeout
+        return try await withThrowingTaskGroup(of: (HTTPClientResponse, ByteBuffer).self) { group in
+            group.addTask { [httpClient] in
+                let answer = try await httpClient.execute(request, timeout: TimeAmount(timeout))
+                return (answer, try await answer.body.collect(upTo: 1 << 20))
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw HTTPClientError.deadlineExceeded
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw HTTPClientError.deadlineExceeded }
+            return first
         }
     }
 

@@ -115,12 +115,14 @@ final class FakeStripeAPI: Sendable {
             )
         }
         switch token {
-        case FakeStripeToken.visa, FakeStripeToken.timeoutAfterCharge:
+        case FakeStripeToken.visa, FakeStripeToken.timeoutAfterCharge, FakeStripeToken.trickledAnswer:
             let charge = state.addCharge(
                 amount: amount, currency: currency, paymentMethod: paymentMethod, commandID: form["metadata[command_id]"], request: request)
             var reply = FakeStripeReply.json(200, Self.paymentIntent(charge))
             if token == FakeStripeToken.timeoutAfterCharge {
                 reply.delivery = .after(options.slowAnswerDelay)
+            } else if token == FakeStripeToken.trickledAnswer {
+                reply.delivery = .trickled(every: options.trickleInterval)
             }
             return (reply, true)
         case FakeStripeToken.chargeDeclined:

@@ -26,7 +26,7 @@ final class FakeStripeHTTPHandler: ChannelInboundHandler {
             self.head = nil
             let reply = api.handle(FakeStripeRequest(head: head, body: body))
             switch reply.delivery {
-            case .immediately:
+            case .immediately, .trickled:
                 write(reply, for: head, context: context)
             case .after(let delay):
                 context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) {
@@ -52,9 +52,28 @@ final class FakeStripeHTTPHandler: ChannelInboundHandler {
         }
         let head = HTTPResponseHead(version: request.version, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if case .trickled(let interval) = reply.delivery {
+            context.flush()
+            trickle(Array(reply.body.utf8)[...], every: interval, keepAlive: request.isKeepAlive, context: context)
+            return
+        }
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: reply.body)))), promise: nil)
+        end(keepAlive: request.isKeepAlive, context: context)
+    }
+
+    /// Writes `body` a byte per `interval`, then ends the answer; stops when the client goes away.
+    private func trickle(_ body: ArraySlice<UInt8>, every interval: Duration, keepAlive: Bool, context: ChannelHandlerContext) {
+        guard context.channel.isActive else { return }
+        guard let byte = body.first else { return end(keepAlive: keepAlive, context: context) }
+        context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: [byte])))), promise: nil)
+        context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(interval)) {
+            self.trickle(body.dropFirst(), every: interval, keepAlive: keepAlive, context: context)
+        }
+    }
+
+    private func end(keepAlive: Bool, context: ChannelHandlerContext) {
         let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        if !request.isKeepAlive {
+        if !keepAlive {
             written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
         }
     }

@@ -5,6 +5,9 @@ public struct FakeStripeOptions: Sendable {
     /// How late ``FakeStripeToken/slow`` and ``FakeStripeToken/timeoutAfterCharge`` answer:
     /// longer than the client's read timeout.
     public var slowAnswerDelay: Duration
+    /// How often ``FakeStripeToken/trickledAnswer`` sends a byte of its answer: sooner than the
+    /// client's read timeout, so only a bound on the whole answer ends the wait.
+    public var trickleInterval: Duration
     /// The share of requests, from 0 to 1, that fail transiently, for chaos runs: half of them
     /// answer 503 before doing anything, the other half do their work and then lose the answer
     /// (the connection is closed without one), as a gateway that timed out after charging.
@@ -18,12 +21,14 @@ public struct FakeStripeOptions: Sendable {
     public init(
         apiKey: String = "sk_test_fake_stripe_key",
         slowAnswerDelay: Duration = .seconds(2),
+        trickleInterval: Duration = .milliseconds(100),
         transientFailureRate: Double = 0,
         seed: UInt64 = 42,
         searchLag: Duration = .zero
     ) {
         self.apiKey = apiKey
         self.slowAnswerDelay = slowAnswerDelay
+        self.trickleInterval = trickleInterval
         self.transientFailureRate = transientFailureRate
         self.seed = seed
         self.searchLag = searchLag

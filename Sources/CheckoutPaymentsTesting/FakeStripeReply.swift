@@ -6,6 +6,9 @@ struct FakeStripeReply: Sendable {
         case immediately
         /// Later than a client will wait: a slow or timed-out gateway.
         case after(Duration)
+        /// The head at once, then the body a byte at a time, one every interval: a gateway that keeps
+        /// the connection busy without ever finishing its answer in time.
+        case trickled(every: Duration)
         /// Never: the connection is closed instead, as when an answer is lost on the way.
         case never
     }

@@ -23,10 +23,15 @@ public enum FakeStripeToken {
     /// Charges and stores the answer at once, but sends it only after ``FakeStripeOptions/slowAnswerDelay``
     /// the first time: the lost answer of a gateway that timed out after charging. A repeat gets it at once.
     public static let timeoutAfterCharge = "tok_timeoutAfterCharge"
+    /// Charges and stores the answer at once, then sends its body a byte every
+    /// ``FakeStripeOptions/trickleInterval``: each byte within the client's read timeout, the whole
+    /// answer far later than a command can wait.
+    public static let trickledAnswer = "tok_trickledAnswer"
 
     /// Every token above.
     static let all: Set<String> = [
         visa, chargeDeclined, chargeDeclinedInsufficientFunds, processingError, gateway500, gateway429, slow, timeoutAfterCharge,
+        trickledAnswer,
     ]
 
     /// Stripe's test PaymentMethod ids the fake knows, and the token whose script each follows.

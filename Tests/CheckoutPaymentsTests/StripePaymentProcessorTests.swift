@@ -94,6 +94,22 @@ import Testing
         }
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func anAnswerTrickledPastTheRequestTimeoutIsRetryable() async throws {
+        // A byte every 100 ms keeps a 1 s read timeout from firing; only the bound on the whole answer
+        // (connect plus read timeout) ends the wait, long before the last byte.
+        try await TestStripe.withFakeStripe(readTimeout: .seconds(1)) { sut, stripe in
+            let key = try uniqueCommandID()
+            let error = await #expect(throws: RetryableError.self) {
+                try await sut.charge(eur(5998), with: PaymentToken(FakeStripeToken.trickledAnswer), idempotencyKey: key)
+            }
+
+            #expect(error?.code == .paymentProcessorUnavailable)
+            #expect(error?.context.hasSuffix("Stripe did not answer") == true, "\(String(describing: error))")
+            #expect(stripe.ledger.charges(forCommand: key.rawValue).count == 1)
+        }
+    }
+
     @Test func aChargeWhoseAnswerWasLostIsFoundAndRefundedByItsKey() async throws {
         try await TestStripe.withFakeStripe(Self.slowAnswers, readTimeout: Self.shortReadTimeout) { sut, stripe in
             let key = try uniqueCommandID()
