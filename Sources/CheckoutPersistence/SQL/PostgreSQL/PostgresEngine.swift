@@ -50,7 +50,7 @@ struct PostgresEngine: SQLEngine {
         configuration.options.connectionIdleTimeout = .seconds(10)
         configuration.options.keepAliveBehavior = nil
         configuration.options.connectTimeout = .seconds(5)
-        configuration.options.additionalStartupParameters = Self.startupParameters(location)
+        configuration.options.additionalStartupParameters = Self.startupParameters(location, callLimit: callLimit)
         // One loop is plenty for one worker's calls, and a call that runs on its connection's loop
         // hops between threads only to start and to answer.
         executor = EventLoopTaskExecutor(PostgresClient.defaultEventLoopGroup.next())
@@ -109,7 +109,7 @@ struct PostgresEngine: SQLEngine {
 
     /// A transaction-scoped advisory lock on the schema being migrated: released at commit or rollback,
     /// also when the process dies. Workers of one schema take turns; those of other schemas do not wait.
-    /// The connection's `statement_timeout` (``startupParameters(_:)``) is raised to `limit` for the
+    /// The connection's `statement_timeout` (``startupParameters(_:callLimit:)``) is raised to `limit` for the
     /// transaction, for the lock's wait and the migration's statements.
     func lockForMigrations(_ database: any SQLDatabase, for limit: Duration) async throws {
         try await database.raw("SET LOCAL statement_timeout = '\(unsafeRaw: String(limit.components.seconds))s'").run()
@@ -136,11 +136,12 @@ struct PostgresEngine: SQLEngine {
         }
     }
 
-    /// The schema, and server-side bounds that match the call limit: a statement the worker gave up on
-    /// stops on the server too, and a transaction left open by a worker cut off from the server releases
-    /// its row locks.
-    private static func startupParameters(_ location: PostgresLocation) -> [(String, String)] {
-        [("statement_timeout", "30s"), ("idle_in_transaction_session_timeout", "30s")]
+    /// The schema, and server-side bounds equal to the call limit: a statement the worker gave up on
+    /// stops on the server too, instead of holding its locks and its backend while the retries queue
+    /// behind it, and a transaction left open by a worker cut off from the server releases its row locks.
+    private static func startupParameters(_ location: PostgresLocation, callLimit: Duration) -> [(String, String)] {
+        let limit = "\(Int(callLimit / .milliseconds(1)))ms"
+        return [("statement_timeout", limit), ("idle_in_transaction_session_timeout", limit)]
             + (location.schema.map { [("search_path", $0)] } ?? [])
     }
 
