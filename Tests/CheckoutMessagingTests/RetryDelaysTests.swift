@@ -10,8 +10,12 @@ import Testing
         #expect(try RetryDelays("250ms,1h").delays.map(\.milliseconds) == [250, 3_600_000])
     }
 
-    @Test func anEmptyListMeansNoRetries() throws {
-        #expect(try RetryDelays("").delays.isEmpty)
+    /// A command another worker has claimed waits in the first retry queue: without one, the worker had
+    /// nowhere to park it, and every replica it reached would have stopped on it.
+    @Test(arguments: ["", " ", " , "])
+    func refusesAListWithoutADelay(text: String) {
+        let error = #expect(throws: RetryDelaysError.self) { try RetryDelays(text) }
+        #expect(error?.description.hasPrefix("a retry delay is missing") == true)
     }
 
     @Test(arguments: ["5", "5x", "-1s", "0s", "1.5s", "1s,,2s", "25h", "s"])

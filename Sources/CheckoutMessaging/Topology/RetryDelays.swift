@@ -29,14 +29,13 @@ public struct RetryDelays: Sendable, Hashable, CustomStringConvertible {
 
     public let delays: [Delay]
 
-    /// Parses a comma-separated list of durations with a unit each (`ms`, `s`, `m`, `h`); an empty
-    /// list means no retries.
+    /// Parses a comma-separated list of one or more durations with a unit each (`ms`, `s`, `m`, `h`).
+    /// At least one: a command another worker has claimed, or one waiting for the payment processor's
+    /// search, waits in the first retry queue without spending a retry.
     public init(_ text: String) throws(RetryDelaysError) {
         var delays: [Delay] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let token = part.filter { !$0.isWhitespace }
-            if token.isEmpty, text.allSatisfy(\.isWhitespace) { break }
-            delays.append(try Delay(parsing: token))
+            delays.append(try Delay(parsing: part.filter { !$0.isWhitespace }))
         }
         self.delays = delays
     }
