@@ -36,6 +36,8 @@ import Testing
         Unreadable(
             reason: "invalid-reply-to", properties: ClientMessages.properties(messageID: "msg-1", replyTo: "checkout.retry.sync-cart.1s")),
         Unreadable(reason: "invalid-reply-to", properties: ClientMessages.properties(messageID: "msg-1", replyTo: "checkout.dead-letter")),
+        Unreadable(
+            reason: "invalid-reply-to", properties: ClientMessages.properties(messageID: "msg-1", replyTo: "amq.rabbitmq.reply-to.abc.def")),
         Unreadable(reason: "invalid-encoding", body: [0x7B, 0xFF, 0x7D]),
         Unreadable(reason: "invalid-json", body: Array(#"{"cartId":"cart-42",}"#.utf8)),
         Unreadable(reason: "missing-field", body: Array(#"{"cartId":"cart-42"}"#.utf8)),

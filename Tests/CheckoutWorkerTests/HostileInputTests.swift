@@ -91,6 +91,27 @@ import Testing
         }
     }
 
+    /// RabbitMQ reads `x-death` back when a retry queue hands a copy on; one a client forged made the
+    /// retry queue crash, and the copies in it were lost. The worker's copies leave it out.
+    @Test func aForgedDeathHistoryDoesNotReachTheRetryQueues() async throws {
+        try await withWorld { world in
+            try await world.send(.syncCart, Bodies.syncCart(), messageID: "sync-dead")
+            try await world.events.wait { $0.properties.correlationID == "sync-dead" }
+
+            try await world.send(
+                .placeOrder, Bodies.placeOrder(token: "tok_processingError"), messageID: "order-forged",
+                headers: ["x-death": .array([.string("forged")]), "x-first-death-queue": "elsewhere", "client-header": "kept"])
+
+            let rejected = try #require(try await world.events.wait { $0.properties.correlationID == "order-forged" }.first)
+            #expect(Bodies.json(rejected)["reason"] as? String == "payment-unavailable")
+            let dead = try #require(try await world.deadLetters.wait { $0.properties.messageID == "order-forged" }.first)
+            #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "retries-exhausted")
+            #expect(dead.properties.headers?["x-first-death-queue"] == nil)
+            #expect(dead.properties.headers?["client-header"]?.stringValue == "kept")
+            try await expectStillAnswering(world)
+        }
+    }
+
     @Test func aBodyOverTheLimitIsDeadLetteredWithItsFirstBytesAndItsSize() async throws {
         try await withWorld { world in
             let body = Array(repeating: UInt8(ascii: "["), count: 1 << 20)
@@ -104,14 +125,17 @@ import Testing
         }
     }
 
-    @Test(arguments: ["sync-cart", "retry", "dead-letter"])
-    func aReplyToNamingOneOfTheWorkersOwnQueuesIsDeadLetteredAndAnswersNothing(queue: String) async throws {
+    /// A direct reply-to name RabbitMQ cannot decode makes it close the connection the reply is published
+    /// on; the worker would publish it again at every redelivery, on every replica in turn.
+    @Test(arguments: ["sync-cart", "retry", "dead-letter", "direct-reply-to"])
+    func aReplyToNamingOneOfTheWorkersOwnQueuesOrADirectReplyToIsDeadLetteredAndAnswersNothing(queue: String) async throws {
         try await withWorld { world in
             let replyTo =
                 switch queue {
                 case "sync-cart": world.names.syncCartQueue
                 case "retry": world.names.retryQueue(for: .placeOrder, retry: 0)
-                default: world.names.deadLetter
+                case "dead-letter": world.names.deadLetter
+                default: "amq.rabbitmq.reply-to.abc.def"
                 }
 
             try await world.send(.syncCart, Bodies.syncCart(), messageID: "reply-1", replyTo: replyTo)

@@ -70,6 +70,13 @@ public struct CommandEnvelope: Sendable {
         if let replyTo, configuration.isOwnQueue(replyTo) {
             throw MalformedCommand(.invalidReplyTo, "reply_to names one of the worker's own queues")
         }
+        // RabbitMQ decodes such a name into its consumer's node and process when routing the reply, and
+        // closes the publisher's connection on one it cannot decode or whose node it does not know: a
+        // client could cut every replica's connection in turn, with the deliveries on it.
+        if let replyTo, replyTo.hasPrefix(Self.directReplyToPrefix) {
+            throw MalformedCommand(
+                .invalidReplyTo, "reply_to names a direct reply-to pseudo-queue (amq.rabbitmq.reply-to), which the worker does not answer")
+        }
         self.kind = kind
         self.messageID = messageID
         self.correlationID = delivery.properties.correlationID.flatMap { $0.isEmpty ? nil : $0 } ?? messageID
@@ -77,12 +84,20 @@ public struct CommandEnvelope: Sendable {
         self.routingKey = routingKey
         self.retryCount = isWorkersCopy ? claimedRetryCount : 0
         var traceHeaders: [String: String] = [:]
-        for name in ["traceparent", "tracestate"] {
-            if let value = headers[name]?.stringValue { traceHeaders[name] = value }
+        for (name, limit) in Self.traceHeaderLimits {
+            if let value = headers[name]?.stringValue, value.utf8.count <= limit { traceHeaders[name] = value }
         }
         self.traceHeaders = traceHeaders
         self.digest = Self.digest(of: delivery.body)
     }
+
+    /// The names RabbitMQ gives its direct reply-to consumers: `amq.rabbitmq.reply-to.<node and process>.<key>`.
+    private static let directReplyToPrefix = "amq.rabbitmq.reply-to."
+
+    /// The longest trace headers passed on, in bytes: W3C's `traceparent` is 55 (later versions may add
+    /// fields), and 512 is what W3C asks every vendor to keep of a `tracestate`. A tracer may write a
+    /// longer one back out longer still, and an event too large for its frame could not be published.
+    private static let traceHeaderLimits = [("traceparent", 256), ("tracestate", 512)]
 
     /// The body's SHA-256 in lowercase hex.
     private static func digest(of body: [UInt8]) -> CommandDigest {
