@@ -108,6 +108,24 @@ import Testing
         }
     }
 
+    /// Anyone allowed to publish to the dead-letter exchange can set its time: one past any date is shown
+    /// as unknown, not turned into an age that does not fit.
+    @Test func listsADeadLetterWhoseTimeIsPastAnyDate() async throws {
+        try await withVirtualHostWorld { world, _ in
+            try await world.publishDeadLetter(
+                .syncCart, Bodies.syncCart(), messageID: "cli-far", at: AMQPTimestamp(secondsSince1970: .max))
+
+            let list = try await run(world, "list")
+            #expect(await list.status == 0, "\(list.standardError)")
+            #expect(list.outputLines.count == 3 && list.outputLines[1].contains("cli-far"), "\(list.standardOutput)")
+            let json = try await run(world, "list", "--json")
+            #expect(await json.status == 0, "\(json.standardError)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+            #expect(object["messageId"] as? String == "cli-far")
+            #expect(object["ageSeconds"] == nil || object["ageSeconds"] is NSNull)
+        }
+    }
+
     private func run(_ world: TestWorld, _ arguments: String...) async throws -> ExecutableRun {
         try await ExecutableRun.run(ExecutableRun.checkoutWorker, ["dead-letters"] + arguments, environment: environment(world))
     }

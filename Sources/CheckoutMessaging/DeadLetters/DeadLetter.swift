@@ -30,10 +30,17 @@ public struct DeadLetter: Sendable {
     /// How many retries came before it was given up; 0 for input dead-lettered at once.
     public var retryCount: Int { header(RetryHeaders.retryCount)?.intValue ?? 0 }
 
+    /// When the worker dead-lettered it; nil for a time past the year 9999, which no worker wrote (the
+    /// queue takes publishes from anyone allowed to), and whose age in seconds would not fit an `Int`.
     public var deadLetteredAt: Date? {
-        if case .timestamp(let timestamp) = header(RetryHeaders.deadLetteredAt) { return timestamp.date }
-        return nil
+        guard case .timestamp(let timestamp) = header(RetryHeaders.deadLetteredAt), timestamp.secondsSince1970 <= Self.latestTime else {
+            return nil
+        }
+        return timestamp.date
     }
+
+    /// 9999-12-31T23:59:59Z.
+    private static let latestTime: UInt64 = 253_402_300_799
 
     /// The command as the client sent it, to publish again: same properties and body, under its
     /// original routing key, without the worker's headers, so that its retries start again from zero.

@@ -222,13 +222,14 @@ final class TestWorld: Sendable {
     /// Publishes a dead letter as the worker's `FailureRouter` writes one, for states that are slow to
     /// reach through a worker (many dead letters, or one whose command was in fact handled).
     func publishDeadLetter(
-        _ kind: CommandKind, _ body: String, messageID: String?, reason: String = "retries-exhausted", retryCount: Int = 2
+        _ kind: CommandKind, _ body: String, messageID: String?, reason: String = "retries-exhausted", retryCount: Int = 2,
+        at time: AMQPTimestamp = AMQPTimestamp(Date())
     ) async throws {
         let headers: AMQPFieldTable = [
             RetryHeaders.errorReason: .string(reason),
             RetryHeaders.errorDetail: .string("gave up after \(retryCount) retries: database-unavailable: test"),
             RetryHeaders.originalRoutingKey: .string(kind.routingKey),
-            RetryHeaders.deadLetteredAt: .timestamp(AMQPTimestamp(Date())),
+            RetryHeaders.deadLetteredAt: .timestamp(time),
             RetryHeaders.retryCount: .int64(Int64(retryCount)),
         ]
         let properties = AMQPProperties(contentType: "application/json", headers: headers, deliveryMode: .persistent, messageID: messageID)
