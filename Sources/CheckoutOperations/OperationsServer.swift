@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 public import Logging
 import NIOCore
 public import Prometheus
@@ -13,6 +14,9 @@ public import ServiceLifecycle
 ///   Checks run at once, each bounded by the check timeout, so a hung database cannot hang the probe.
 /// - `GET /metrics`: the registry in Prometheus text format.
 ///
+/// A connection that sends nothing for the idle timeout is closed: every one held open costs a file
+/// descriptor, and a process out of them can open no broker, database or payment connection either.
+///
 /// A swift-service-lifecycle `Service`: `run()` serves until graceful shutdown or cancellation.
 /// In a `ServiceGroup`, put it first so that it stops last and keeps answering while the rest drains.
 public struct OperationsServer: Service {
@@ -20,6 +24,7 @@ public struct OperationsServer: Service {
     private let port: Int
     private let readinessChecks: [ReadinessCheck]
     private let checkTimeout: Duration
+    private let idleTimeout: Duration
     private let registry: PrometheusCollectorRegistry
     private let logger: Logger
     private let listening: ListeningPort
@@ -29,6 +34,8 @@ public struct OperationsServer: Service {
     ///   - port: The port to bind; 0 for any free port (see ``listeningPort``, and the start-up log line's `http.port`).
     ///   - readinessChecks: What `/health/ready` asks, in the order its body lists them.
     ///   - checkTimeout: How long one check may take before it counts as `timed-out`.
+    ///   - idleTimeout: How long a connection may send nothing before it is closed; longer than
+    ///     Prometheus's usual scrape interval, so a scraper's kept-alive connection is reused.
     ///   - registry: What `/metrics` renders, usually ``MetricsBootstrap/registry``.
     ///   - logger: For the server's own events and for failing checks.
     public init(
@@ -36,6 +43,7 @@ public struct OperationsServer: Service {
         port: Int,
         readinessChecks: [ReadinessCheck],
         checkTimeout: Duration = .seconds(2),
+        idleTimeout: Duration = .seconds(75),
         registry: PrometheusCollectorRegistry,
         logger: Logger
     ) {
@@ -43,6 +51,7 @@ public struct OperationsServer: Service {
         self.port = port
         self.readinessChecks = readinessChecks
         self.checkTimeout = checkTimeout
+        self.idleTimeout = idleTimeout
         self.registry = registry
         self.logger = logger
         listening = ListeningPort(address: "\(host):\(port)")
@@ -58,6 +67,7 @@ public struct OperationsServer: Service {
         defer { listening.stop() }
         let application = Application(
             router: router(),
+            server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: TimeAmount(idleTimeout))),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
             onServerRunning: { [listening, logger] channel in
                 guard let port = channel.localAddress?.port else { return }

@@ -1,5 +1,6 @@
 import CheckoutOperations
 import Foundation
+import Glibc
 import Logging
 import Metrics
 import ServiceLifecycle
@@ -118,6 +119,35 @@ struct OperationsServerTests {
         #expect(error?.code == .notListening)
     }
 
+    @Test func closesAConnectionThatSendsNothingForTheIdleTimeout() async throws {
+        try await withRunningServer(makeSUT(idleTimeout: .milliseconds(500))) { port in
+            let started = ContinuousClock.now
+            let closedByServer = try await Task.detached { try Self.connectAndWaitForClose(port: port, giveUpAfter: 20) }.value
+
+            #expect(closedByServer, "the server kept a silent connection open for 20 s")
+            #expect(ContinuousClock.now - started < .seconds(15))
+        }
+    }
+
+    /// Connects, sends nothing, and reads until the server closes (true) or `seconds` pass (false).
+    private static func connectAndWaitForClose(port: Int, giveUpAfter seconds: Int) throws -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        defer { close(socket) }
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.init(rawValue: errno) ?? .ECONNREFUSED) }
+        var byte: UInt8 = 0
+        return recv(socket, &byte, 1, 0) == 0
+    }
+
     private func makeSUT(
         checks: [ReadinessCheck] = [
             ReadinessCheck("broker") { true },
@@ -125,6 +155,7 @@ struct OperationsServerTests {
             ReadinessCheck("consumers") { true },
         ],
         checkTimeout: Duration = .seconds(2),
+        idleTimeout: Duration = .seconds(75),
         metrics: MetricsBootstrap = MetricsBootstrap(),
         logger: Logger = Logger(label: "operations-tests") { _ in SwiftLogNoOpLogHandler() }
     ) -> OperationsServer {
@@ -133,6 +164,7 @@ struct OperationsServerTests {
             port: 0,
             readinessChecks: checks,
             checkTimeout: checkTimeout,
+            idleTimeout: idleTimeout,
             registry: metrics.registry,
             logger: logger
         )
