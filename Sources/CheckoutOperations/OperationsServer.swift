@@ -7,7 +7,8 @@ public import ServiceLifecycle
 
 /// The worker's HTTP endpoints for its operators: liveness, readiness and Prometheus metrics.
 ///
-/// - `GET /health/live`: 200 while the process runs, so an orchestrator restarts only a process that stopped answering.
+/// - `GET /health/live`: 200 while the process runs and its liveness check holds, 503 otherwise, so an
+///   orchestrator restarts a process that stopped answering, or one stuck past recovering by itself.
 /// - `GET /health/ready`: 200 when every ``ReadinessCheck`` passes, 503 otherwise, with a JSON body
 ///   naming each check and its state (`up`, `down` or `timed-out`):
 ///   `{"status":"ready","checks":{"broker":"up","database":"up","consumers":"up"}}`.
@@ -23,6 +24,7 @@ public struct OperationsServer: Service {
     private let host: String
     private let port: Int
     private let readinessChecks: [ReadinessCheck]
+    private let isAlive: @Sendable () -> Bool
     private let checkTimeout: Duration
     private let idleTimeout: Duration
     private let registry: PrometheusCollectorRegistry
@@ -33,6 +35,7 @@ public struct OperationsServer: Service {
     ///   - host: The address to bind; `0.0.0.0` to be reachable from outside a container.
     ///   - port: The port to bind; 0 for any free port (see ``listeningPort``, and the start-up log line's `http.port`).
     ///   - readinessChecks: What `/health/ready` asks, in the order its body lists them.
+    ///   - isAlive: What `/health/live` asks; it must answer at once, without waiting on anything.
     ///   - checkTimeout: How long one check may take before it counts as `timed-out`.
     ///   - idleTimeout: How long a connection may send nothing before it is closed; longer than
     ///     Prometheus's usual scrape interval, so a scraper's kept-alive connection is reused.
@@ -42,6 +45,7 @@ public struct OperationsServer: Service {
         host: String = "0.0.0.0",
         port: Int,
         readinessChecks: [ReadinessCheck],
+        isAlive: @escaping @Sendable () -> Bool = { true },
         checkTimeout: Duration = .seconds(2),
         idleTimeout: Duration = .seconds(75),
         registry: PrometheusCollectorRegistry,
@@ -50,6 +54,7 @@ public struct OperationsServer: Service {
         self.host = host
         self.port = port
         self.readinessChecks = readinessChecks
+        self.isAlive = isAlive
         self.checkTimeout = checkTimeout
         self.idleTimeout = idleTimeout
         self.registry = registry
@@ -82,7 +87,7 @@ public struct OperationsServer: Service {
 
     private func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("health/live") { _, _ in HTTPResponse.Status.ok }
+        router.get("health/live") { [isAlive] _, _ in isAlive() ? HTTPResponse.Status.ok : .serviceUnavailable }
         router.get("health/ready") { _, _ in await readiness() }
         router.get("metrics") { _, _ in metrics() }
         return router

@@ -464,14 +464,27 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
 
     // MARK: - Watchdog
 
+    /// How long the loop has been in its current pass; zero when it is not running. A pass lasts at most
+    /// the poll interval unless a C call, or a task run on the connection's executor, holds the thread.
+    var stalledFor: Duration {
+        let tick = loopTick.load(ordering: .relaxed)
+        let now = Self.monotonicNanoseconds()
+        guard tick != 0, now > tick else { return .zero }
+        return .nanoseconds(Int64(now - tick))
+    }
+
+    /// How long a pass may last before the watchdog shuts the socket down: longer than a connect and
+    /// its handshake, and than a missed heartbeat takes to notice.
+    var stallLimit: Duration {
+        .seconds(max(configuration.connectTimeout.seconds * 2, Double(configuration.heartbeatSeconds) * 2, 20))
+    }
+
     /// Shuts the socket down when the loop has been stuck in one C call for too long, so that the call
     /// returns with an error and the connection is recovered instead of hanging forever.
     private func watch() {
-        let limit = UInt64(max(configuration.connectTimeout.seconds * 2, Double(configuration.heartbeatSeconds) * 2, 20) * 1e9)
         while inbox.withLock({ !$0.isFinished }) {
             Thread.sleep(forTimeInterval: 1)
-            let tick = loopTick.load(ordering: .relaxed)
-            guard tick != 0, Self.monotonicNanoseconds() - tick > limit else { continue }
+            guard stalledFor > stallLimit else { continue }
             let socket = socketDescriptor.exchange(-1, ordering: .relaxed)
             guard socket >= 0 else { continue }
             logger.error("the broker connection stalled inside librabbitmq; shutting its socket down to recover")

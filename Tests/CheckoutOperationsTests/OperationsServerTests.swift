@@ -4,6 +4,7 @@ import Glibc
 import Logging
 import Metrics
 import ServiceLifecycle
+import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
@@ -13,6 +14,19 @@ struct OperationsServerTests {
             let live = try await HTTPResult.get("/health/live", port: port)
 
             #expect(live.status == 200)
+        }
+    }
+
+    @Test func answersNotLiveWhileItsLivenessCheckFails() async throws {
+        let alive = Mutex(true)
+        try await withRunningServer(makeSUT(isAlive: { alive.withLock { $0 } })) { port in
+            alive.withLock { $0 = false }
+            let stuck = try await HTTPResult.get("/health/live", port: port)
+            alive.withLock { $0 = true }
+            let recovered = try await HTTPResult.get("/health/live", port: port)
+
+            #expect(stuck.status == 503)
+            #expect(recovered.status == 200)
         }
     }
 
@@ -156,6 +170,7 @@ struct OperationsServerTests {
         ],
         checkTimeout: Duration = .seconds(2),
         idleTimeout: Duration = .seconds(75),
+        isAlive: @escaping @Sendable () -> Bool = { true },
         metrics: MetricsBootstrap = MetricsBootstrap(),
         logger: Logger = Logger(label: "operations-tests") { _ in SwiftLogNoOpLogHandler() }
     ) -> OperationsServer {
@@ -163,6 +178,7 @@ struct OperationsServerTests {
             host: "127.0.0.1",
             port: 0,
             readinessChecks: checks,
+            isAlive: isAlive,
             checkTimeout: checkTimeout,
             idleTimeout: idleTimeout,
             registry: metrics.registry,

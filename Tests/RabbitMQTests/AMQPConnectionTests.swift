@@ -274,6 +274,27 @@ import Testing
         }
     }
 
+    /// What readiness and liveness read: a task that blocks the connection's thread shows as a stall.
+    @Test func saysHowLongItsThreadHasBeenHeld() async throws {
+        let connection = try await TestBroker.connect()
+        #expect(connection.stalledFor < .seconds(2))
+
+        let holding = Task(executorPreference: connection.executor) { usleep(3_000_000) }
+        var longest = Duration.zero
+        let deadline = ContinuousClock.now + .seconds(10)
+        while longest < .milliseconds(2500), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            longest = max(longest, connection.stalledFor)
+        }
+        await holding.value
+
+        #expect(longest >= .milliseconds(2500), "the longest stall seen was \(longest)")
+        // The pass that ran the task ends after at most one poll interval (a second) of waiting.
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(connection.stalledFor < .seconds(2))
+        await connection.close()
+    }
+
     @Test func operationsAfterCloseFailInsteadOfHanging() async throws {
         let connection = try await TestBroker.connect()
         await connection.close()

@@ -57,12 +57,16 @@ func buildWorker(
     let operations = OperationsServer(
         port: configuration.httpPort,
         readinessChecks: [
-            ReadinessCheck("broker") { connection.isConnected },
+            // A thread held for seconds (a C call, a task blocking on the executor) serves no deliveries.
+            ReadinessCheck("broker") { connection.isConnected && connection.stalledFor < .seconds(10) },
             ReadinessCheck("database") {
                 try await store.checkReachable(); return true
             },
             ReadinessCheck("consumers") { handling.isConsuming },
         ],
+        // Held past twice the watchdog's limit, the thread did not come back when the watchdog shut its
+        // socket: something blocks it that only a restart ends.
+        isAlive: { connection.stalledFor < connection.stallLimit * 2 },
         registry: metrics.registry,
         logger: logger
     )
