@@ -136,12 +136,13 @@ struct PostgresEngine: SQLEngine {
         }
     }
 
-    /// The schema, and server-side bounds equal to the call limit: a statement the worker gave up on
-    /// stops on the server too, instead of holding its locks and its backend while the retries queue
-    /// behind it, and a transaction left open by a worker cut off from the server releases its row locks.
+    /// The schema, and server-side bounds: a statement the worker gave up on stops on the server at the
+    /// call limit too, instead of holding its locks and its backend while the retries queue behind it,
+    /// and a transaction left open by a worker cut off from the server (no FIN ever arrives) releases its
+    /// row locks after 30 s. The second is not the call limit: a transaction's gaps between statements
+    /// are the client's, and a loaded machine stretches them.
     private static func startupParameters(_ location: PostgresLocation, callLimit: Duration) -> [(String, String)] {
-        let limit = "\(Int(callLimit / .milliseconds(1)))ms"
-        return [("statement_timeout", limit), ("idle_in_transaction_session_timeout", limit)]
+        [("statement_timeout", "\(Int(callLimit / .milliseconds(1)))ms"), ("idle_in_transaction_session_timeout", "30s")]
             + (location.schema.map { [("search_path", $0)] } ?? [])
     }
 
