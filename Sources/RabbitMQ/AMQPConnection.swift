@@ -86,8 +86,9 @@ public final class AMQPConnection: Service {
     }
 
     public var isConnected: Bool { driver.isConnected }
-    /// How long the connection's thread has been in its current pass: about a second at most while it serves the
-    /// connection, growing while a C call or a task run on ``executor`` holds it; zero when it is not running.
+    /// How long the connection's thread has been in its current pass: about a second at most while it
+    /// serves the connection, growing while a C call or a task run on ``executor`` holds it; zero when
+    /// it is not running.
     public var stalledFor: Duration { driver.stalledFor }
     /// How long a pass may last before the connection's watchdog shuts its socket down to free the thread.
     public var stallLimit: Duration { driver.stallLimit }

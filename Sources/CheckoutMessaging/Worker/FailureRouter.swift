@@ -110,7 +110,7 @@ struct FailureRouter: Sendable {
     /// or come back from its retry queue early), `user_id` (RabbitMQ closes the channel of a publish
     /// whose `user_id` is not the worker's own user), the `CC` and `BCC` headers (the broker would
     /// also route the copy to the queues they name), and the headers the broker writes itself when it
-    /// dead-letters or redelivers (``brokerHeaders``): RabbitMQ reads `x-death` back when a retry queue
+    /// dead-letters or redelivers (``isBrokerHeader(_:)``): RabbitMQ reads `x-death` back when a retry queue
     /// hands the copy on, and one a client forged (an array of strings) crashes the retry queue, with
     /// every copy in it.
     private func copy(_ properties: AMQPProperties, adding added: AMQPFieldTable) -> (AMQPProperties, dropped: [String]) {
