@@ -135,11 +135,9 @@ struct OperationsServerTests {
 
     @Test func closesAConnectionThatSendsNothingForTheIdleTimeout() async throws {
         try await withRunningServer(makeSUT(idleTimeout: .milliseconds(500))) { port in
-            let started = ContinuousClock.now
             let closedByServer = try await Task.detached { try Self.connectAndWaitForClose(port: port, giveUpAfter: 20) }.value
 
             #expect(closedByServer, "the server kept a silent connection open for 20 s")
-            #expect(ContinuousClock.now - started < .seconds(15))
         }
     }
 
