@@ -11,13 +11,7 @@ public struct PlaceOrderMetrics: Sendable {
 
     public init(factory: any MetricsFactory) {
         command = CommandMetrics(command: "order.place", factory: factory)
-        func orders(_ dimensions: [(String, String)]) -> Counter {
-            Counter(label: "checkout_orders_total", dimensions: dimensions, factory: factory)
-        }
-        placed = orders([("result", "placed")])
-        rejected = Dictionary(
-            uniqueKeysWithValues: PlaceOrderRejectionReason.allCases.map {
-                ($0, orders([("result", "rejected"), ("reason", $0.rawValue)]))
-            })
+        placed = Counter(label: "checkout_orders_total", dimensions: [("result", "placed")], factory: factory)
+        rejected = .init(label: "checkout_orders_total", dimensions: [("result", "rejected")], factory: factory)
     }
 }

@@ -13,15 +13,8 @@ public struct SyncCartMetrics: Sendable {
 
     public init(factory: any MetricsFactory) {
         command = CommandMetrics(command: "cart.sync", factory: factory)
-        func syncs(_ dimensions: [(String, String)]) -> Counter {
-            Counter(label: "checkout_cart_syncs_total", dimensions: dimensions, factory: factory)
-        }
-        synced = syncs([("result", "synced")])
-        rejected = Dictionary(
-            uniqueKeysWithValues: SyncCartRejectionReason.allCases.map { ($0, syncs([("result", "rejected"), ("reason", $0.rawValue)])) })
-        adjusted = Dictionary(
-            uniqueKeysWithValues: AdjustmentReason.allCases.map {
-                ($0, Counter(label: "checkout_cart_adjustments_total", dimensions: [("reason", $0.rawValue)], factory: factory))
-            })
+        synced = Counter(label: "checkout_cart_syncs_total", dimensions: [("result", "synced")], factory: factory)
+        rejected = .init(label: "checkout_cart_syncs_total", dimensions: [("result", "rejected")], factory: factory)
+        adjusted = .init(label: "checkout_cart_adjustments_total", factory: factory)
     }
 }

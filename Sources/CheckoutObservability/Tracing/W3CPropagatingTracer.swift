@@ -34,7 +34,7 @@ public struct W3CPropagatingTracer: Tracer {
         guard let header = extractor.extract(key: "traceparent", from: carrier),
             var parent = W3CTraceContext(traceparent: header.lowercased())
         else { return }
-        parent.state = extractor.extract(key: "tracestate", from: carrier).flatMap { $0.isEmpty || $0.utf8.count > 512 ? nil : $0 }
+        parent.state = extractor.extract(key: "tracestate", from: carrier).flatMap { $0.isEmpty ? nil : $0 }
         context.w3cTraceContext = parent
     }
 
