@@ -13,8 +13,15 @@ import Synchronization
 /// stops it; code without a group uses ``connect(_:logger:onReconnect:)`` and ``close()``.
 public final class AMQPConnection: Service {
     private let driver: AMQPConnectionDriver
-    /// How the first connection went, once it did, and who waits for it meanwhile.
-    private let firstConnection = Mutex<(result: Result<Void, any Error>?, waiters: [CheckedContinuation<Void, any Error>])>((nil, []))
+    /// How the first connection went, once it did, and who waits for it meanwhile (by a number each,
+    /// so that a waiter cancelled can leave).
+    private let firstConnection = Mutex<FirstConnection>(FirstConnection())
+
+    private struct FirstConnection {
+        var result: Result<Void, any Error>?
+        var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+        var nextWaiter = 0
+    }
 
     /// Runs tasks on the connection's own thread, between its frames.
     ///
@@ -45,33 +52,56 @@ public final class AMQPConnection: Service {
         onReconnect: @escaping @Sendable () -> Void = {}
     ) async throws -> AMQPConnection {
         let connection = AMQPConnection(configuration, logger: logger, onReconnect: onReconnect)
-        try await connection.start()
+        try await connection.start(waitingForTheBroker: false)
         return connection
     }
 
-    /// Connects (throwing as ``connect(_:logger:onReconnect:)`` does), keeps the connection, recovering
-    /// it, until graceful shutdown or cancellation, then closes it.
+    /// Connects, waiting for the broker for as long as it takes: a node that refuses the connection or
+    /// does not answer is tried again with the reconnect backoff, as in recovery, so that a worker started
+    /// before its broker comes up on its own. Refused credentials, an unknown virtual host, a TLS or a
+    /// topology error throw at once. Then keeps the connection, recovering it, until graceful shutdown or
+    /// cancellation, and closes it; a graceful shutdown while it still waits ends the wait.
     public func run() async throws {
-        try await start()
+        do {
+            try await withGracefulShutdownHandler {
+                try await start(waitingForTheBroker: true)
+            } onGracefulShutdown: {
+                Task { await self.close() }
+            }
+        } catch let error as AMQPError where error.code == .closed {
+            return
+        }
         try? await gracefulShutdown()
         await close()
     }
 
-    /// Returns once ``run()`` made the first connection; throws the error it failed with.
+    /// Returns once ``run()`` made the first connection; throws the error it failed with, or
+    /// `CancellationError` when the task waiting is cancelled first.
     public func connected() async throws {
-        try await withCheckedThrowingContinuation { continuation in
-            let result = firstConnection.withLock { state in
-                if state.result == nil { state.waiters.append(continuation) }
-                return state.result
+        let waiter = firstConnection.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                // Checked under the lock that `onCancel` takes, so that a cancellation cannot slip between.
+                let result = firstConnection.withLock { state -> Result<Void, any Error>? in
+                    if let result = state.result { return result }
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    state.waiters[waiter] = continuation
+                    return nil
+                }
+                if let result { continuation.resume(with: result) }
             }
-            if let result { continuation.resume(with: result) }
+        } onCancel: {
+            firstConnection.withLock { $0.waiters.removeValue(forKey: waiter) }?.resume(throwing: CancellationError())
         }
     }
 
-    private func start() async throws {
+    private func start(waitingForTheBroker: Bool) async throws {
         let result: Result<Void, any Error>
         do {
-            try await driver.start()
+            try await driver.start(waitingForTheBroker: waitingForTheBroker)
             result = .success(())
         } catch {
             result = .failure(error)
@@ -79,7 +109,7 @@ public final class AMQPConnection: Service {
         let waiters = firstConnection.withLock { state in
             state.result = result
             defer { state.waiters.removeAll() }
-            return state.waiters
+            return state.waiters.values
         }
         for waiter in waiters { waiter.resume(with: result) }
         try result.get()

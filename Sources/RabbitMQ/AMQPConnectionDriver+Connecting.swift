@@ -32,7 +32,7 @@ extension AMQPConnectionDriver {
             }
         }
         let error = lastError ?? AMQPError(code: .connectionFailed, message: "no broker endpoint configured")
-        switch stateMachine.roundFailed(backoff: configuration.reconnectBackoff) {
+        switch stateMachine.roundFailed(backoff: configuration.reconnectBackoff, mayPass: error.isRetryable) {
         case .failStart(let waiter):
             waiter.resume(throwing: error)
             finish()

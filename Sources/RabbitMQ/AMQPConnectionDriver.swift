@@ -144,10 +144,13 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     /// 14 of class, weight, body size and flags).
     var maximumPropertiesByteCount: Int { negotiatedFrameMax.load(ordering: .relaxed) - 8 - 14 }
 
-    /// Starts the driver's thread and returns once the first round of connection attempts succeeded.
-    func start() async throws {
+    /// Starts the driver's thread and returns once connected. It throws when the first round of attempts
+    /// fails, or, `waitingForTheBroker`, only when a failure never passes (refused credentials, a TLS or
+    /// topology error) or the connection is closed meanwhile; rounds that may pass are retried with the
+    /// reconnect backoff.
+    func start(waitingForTheBroker: Bool) async throws {
         try await withCheckedThrowingContinuation { (continuation: Reply<Void>) in
-            stateMachine.starting(continuation)
+            stateMachine.starting(continuation, waitingForTheBroker: waitingForTheBroker)
             let loop = Thread { [self] in run() }
             loop.name = "amqp-\(configuration.connectionName)"
             loop.stackSize = Self.threadStackBytes

@@ -28,8 +28,11 @@ struct AMQPConnectionStateMachine<Connection> {
         var nextAttemptAt: ContinuousClock.Instant
         /// The endpoint to try first.
         var endpointIndex: Int
-        /// The caller of ``AMQPConnectionDriver/start()`` while the first round runs.
+        /// The caller of ``AMQPConnectionDriver/start(waitingForTheBroker:)`` until the first connection is up.
         var initialWaiter: Reply?
+        /// Whether that caller waits through rounds that failed for a reason that may pass (the broker not
+        /// up yet), rather than failing with the first round.
+        var startWaitsForTheBroker = false
     }
 
     struct Opening {
@@ -99,10 +102,11 @@ struct AMQPConnectionStateMachine<Connection> {
 
     // MARK: - Events
 
-    /// ``AMQPConnectionDriver/start()`` waits for the first round of attempts.
-    mutating func starting(_ waiter: Reply) {
+    /// ``AMQPConnectionDriver/start(waitingForTheBroker:)`` waits for the first connection.
+    mutating func starting(_ waiter: Reply, waitingForTheBroker: Bool) {
         guard case .connecting(var connecting) = state else { preconditionFailure("started twice") }
         connecting.initialWaiter = waiter
+        connecting.startWaitsForTheBroker = waitingForTheBroker
         state = .connecting(connecting)
     }
 
@@ -141,16 +145,17 @@ struct AMQPConnectionStateMachine<Connection> {
     }
 
     enum RoundFailedAction {
-        /// The first round failed: fail ``AMQPConnectionDriver/start()`` and finish.
+        /// Start-up failed: fail ``AMQPConnectionDriver/start(waitingForTheBroker:)`` and finish.
         case failStart(Reply)
         /// Try again after `delay`; `attempt` rounds have failed.
         case retry(attempt: Int, delay: Duration)
     }
 
-    /// Every endpoint failed in this round.
-    mutating func roundFailed(backoff: ReconnectBackoff) -> RoundFailedAction {
+    /// Every endpoint failed in this round; `mayPass` tells whether the last failure can (a refused
+    /// connection) or never will (refused credentials, a certificate not trusted).
+    mutating func roundFailed(backoff: ReconnectBackoff, mayPass: Bool) -> RoundFailedAction {
         guard case .connecting(var connecting) = state else { preconditionFailure("round failed while not connecting") }
-        if let waiter = connecting.initialWaiter {
+        if let waiter = connecting.initialWaiter, !(connecting.startWaitsForTheBroker && mayPass) {
             connecting.initialWaiter = nil
             state = .connecting(connecting)
             return .failStart(waiter)

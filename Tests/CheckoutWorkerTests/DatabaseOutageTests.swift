@@ -85,12 +85,9 @@ struct DatabaseOutageTests {
     /// A store over a scratch PostgreSQL database reached through a ``TCPProxy`` the test can cut.
     private func withStoreBehindProxy(_ body: (CheckoutStore, TCPProxy) async throws -> Void) async throws {
         let database = try await TestDatabase.make(.postgres)
-        let direct = try #require(URLComponents(string: database.url))
-        let proxy = try await TCPProxy.start(forwardingTo: direct.host ?? "127.0.0.1", port: direct.port ?? 5432)
-        var proxied = direct
-        proxied.port = proxy.port
+        let (proxy, proxiedURL) = try await TCPProxy.start(inFrontOf: database.url)
         do {
-            let store = try await CheckoutStore.open(try #require(proxied.string), poolSize: 4, logger: TestWorld.logger)
+            let store = try await CheckoutStore.open(proxiedURL, poolSize: 4, logger: TestWorld.logger)
             do {
                 try await body(store, proxy)
             } catch {

@@ -1,4 +1,5 @@
 import CheckoutMessaging
+import CheckoutTestSupport
 import Foundation
 import RabbitMQ
 import Testing
@@ -57,6 +58,53 @@ import Testing
             try await world.events.wait(timeout: .seconds(20)) { $0.properties.correlationID == "sync-after" }
             worker.terminate()
             #expect(try await worker.waitForExit(timeout: .seconds(15)) == 0, "\(worker.standardError)")
+        }
+    }
+
+    /// A whole stack started at once: the worker comes up before its broker and its database, waits
+    /// for both (alive, not ready), and handles commands once they answer.
+    @Test func waitsForABrokerAndADatabaseThatComeUpAfterIt() async throws {
+        try await withServersBehindProxies("late-servers") { world, broker, database, proxied in
+            try await world.importCatalog(OrderLoad(count: 4).catalogFile)
+            broker.cut()
+            database.cut()
+
+            let worker = try await world.startWorker(proxied)
+            try await worker.waitForLogLine("retrying the broker connection")
+            try await worker.waitForLogLine("the database is not reachable yet; trying again")
+            #expect(try await worker.get("/health/live").status == 200)
+            let waiting = try await worker.get("/health/ready")
+            #expect(waiting.status == 503)
+            #expect(waiting.body.contains(#""consumers":"down""#))
+
+            broker.restore()
+            database.restore()
+            try await poll(worker, "/health/ready", timeout: .seconds(60)) { $0.status == 200 }
+            try await world.send(.syncCart, [("sync-late", Bodies.syncCart(cart: "cart-1", customer: "cust-1", items: [("SKU-A", 1)]))])
+            let synced = try await world.events.wait(timeout: .seconds(20)) { $0.properties.correlationID == "sync-late" }
+            #expect(synced.first?.properties.type == "cart.synced")
+
+            worker.terminate()
+            #expect(try await worker.waitForExit(timeout: .seconds(15)) == 0, "\(worker.standardError)")
+        }
+    }
+
+    /// SIGTERM while start-up waits, here in the middle of a call to a database that does not answer:
+    /// the worker stops at once and exits 0, rather than at the end of the call or with an error.
+    @Test func sigtermWhileWaitingForItsServersExitsZeroAtOnce() async throws {
+        try await withServersBehindProxies("sigterm-waiting") { world, broker, database, proxied in
+            broker.cut()
+            database.cut()
+
+            let worker = try await world.startWorker(proxied)
+            try await worker.waitForLogLine("the database is not reachable yet; trying again")
+            // The next attempt has started, and waits for an answer up to the 10 s call limit.
+            try await Task.sleep(for: .seconds(2))
+            worker.terminate()
+            let stoppedAt = ContinuousClock.now
+            #expect(try await worker.waitForExit(timeout: .seconds(15)) == 0, "\(worker.standardError)")
+            #expect(ContinuousClock.now - stoppedAt < .seconds(4), "start-up went on after SIGTERM")
+            #expect(worker.logLines.contains { $0["message"] as? String == "stopped before handling any command" })
         }
     }
 
@@ -128,6 +176,33 @@ import Testing
         #expect(try await worker.waitForExit(timeout: .seconds(20)) == 78)
         #expect(worker.standardError == line + "\n")
         #expect(worker.standardOutput.isEmpty)
+    }
+
+    /// Runs `body` in a world on PostgreSQL whose broker and database its workers reach through proxies
+    /// the test can cut (the settings that point a worker at them are `proxied`); shuts them down after.
+    private func withServersBehindProxies(
+        _ name: String,
+        _ body: (ProcessWorld, _ broker: TCPProxy, _ database: TCPProxy, _ proxied: [String: String]) async throws -> Void
+    ) async throws {
+        try await withProcessWorld(name, database: .postgres) { world in
+            let (broker, brokerURL) = try await TCPProxy.start(inFrontOf: world.vhost.url)
+            let database: (proxy: TCPProxy, url: String)
+            do {
+                database = try await TCPProxy.start(inFrontOf: world.database.url)
+            } catch {
+                try? await broker.shutdown()
+                throw error
+            }
+            do {
+                try await body(world, broker, database.proxy, ["CHECKOUT_AMQP_URL": brokerURL, "CHECKOUT_DATABASE_URL": database.url])
+            } catch {
+                try? await broker.shutdown()
+                try? await database.proxy.shutdown()
+                throw error
+            }
+            try await broker.shutdown()
+            try await database.proxy.shutdown()
+        }
     }
 
     /// The value of an unlabelled series in Prometheus text.

@@ -38,7 +38,7 @@ import Testing
     @Test func aFailedRoundWaitsForTheBackoffAndCountsAttempts() {
         var sut = SUT()
         _ = sut.openFailed()
-        guard case .retry(let attempt, _) = sut.roundFailed(backoff: backoff) else { Issue.record("no retry"); return }
+        guard case .retry(let attempt, _) = sut.roundFailed(backoff: backoff, mayPass: true) else { Issue.record("no retry"); return }
         #expect(attempt == 1)
         guard case .wait = sut.nextConnectAction(now: .now) else { Issue.record("no wait"); return }
         sut.opened(1, gathersPublishes: true)
@@ -86,9 +86,44 @@ import Testing
         await #expect(throws: AMQPError.self) {
             try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
                 var sut = SUT()
-                sut.starting(waiter)
+                sut.starting(waiter, waitingForTheBroker: false)
                 _ = sut.openFailed()
-                switch sut.roundFailed(backoff: backoff) {
+                switch sut.roundFailed(backoff: backoff, mayPass: true) {
+                case .failStart(let waiter): waiter.resume(throwing: AMQPError.closedByApplication)
+                case .retry: waiter.resume()
+                }
+            }
+        }
+    }
+
+    /// `run()`: a worker started before its broker comes up with it.
+    @Test func aStartWaitingForTheBrokerRetriesRoundsThatMayPassAndResumesOnceConnected() async throws {
+        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+            var sut = SUT()
+            sut.starting(waiter, waitingForTheBroker: true)
+            for round in 1...3 {
+                _ = sut.openFailed()
+                guard case .retry(let attempt, _) = sut.roundFailed(backoff: backoff, mayPass: true) else {
+                    Issue.record("round \(round) failed the start")
+                    return
+                }
+                #expect(attempt == round)
+            }
+            sut.opened(1, gathersPublishes: true)
+            switch sut.setUp() {
+            case .resumeStart(let waiter): waiter.resume()
+            case .reconnected: waiter.resume(throwing: AMQPError.closedByApplication)
+            }
+        }
+    }
+
+    @Test func aStartWaitingForTheBrokerFailsOnAFailureThatWillNotPass() async {
+        await #expect(throws: AMQPError.self) {
+            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+                var sut = SUT()
+                sut.starting(waiter, waitingForTheBroker: true)
+                _ = sut.openFailed()
+                switch sut.roundFailed(backoff: backoff, mayPass: false) {
                 case .failStart(let waiter): waiter.resume(throwing: AMQPError.closedByApplication)
                 case .retry: waiter.resume()
                 }
@@ -99,7 +134,7 @@ import Testing
     @Test func aSuccessfulFirstRoundResumesTheStart() async throws {
         try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
             var sut = SUT()
-            sut.starting(waiter)
+            sut.starting(waiter, waitingForTheBroker: false)
             sut.opened(1, gathersPublishes: true)
             switch sut.setUp() {
             case .resumeStart(let waiter): waiter.resume()

@@ -22,29 +22,42 @@ struct DatabaseDeadline: Sendable {
     /// Where calls run and timers fire.
     let executor: EventLoopTaskExecutor
 
+    /// A caller cancelled meanwhile stops waiting at once, with the same retryable error, and the call
+    /// is cancelled as at the limit.
     func run<Result: Sendable>(_ context: String, _ operation: @escaping @Sendable () async throws -> Result) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            let race = Race(waiter: continuation)
-            let work = Task(executorPreference: executor) {
-                let outcome: Swift.Result<Result, any Error>
-                do {
-                    outcome = .success(try await operation())
-                } catch {
-                    outcome = .failure(error)
+        let abandoned = Mutex<(@Sendable () -> Void)?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let race = Race(waiter: continuation)
+                let work = Task(executorPreference: executor) {
+                    let outcome: Swift.Result<Result, any Error>
+                    do {
+                        outcome = .success(try await operation())
+                    } catch {
+                        outcome = .failure(error)
+                    }
+                    let (waiter, timer) = race.finish()
+                    timer?.cancel()
+                    waiter?.resume(with: outcome)
                 }
-                let (waiter, timer) = race.finish()
-                timer?.cancel()
-                waiter?.resume(with: outcome)
-            }
-            let limit = self.limit
-            race.arm(
-                executor.loop.scheduleTask(in: TimeAmount(limit)) {
-                    guard let waiter = race.finish().waiter else { return }
+                let giveUp: @Sendable (String) -> Void = { reason in
+                    let (waiter, timer) = race.finish()
+                    guard let waiter else { return }
+                    timer?.cancel()
                     work.cancel()
-                    waiter.resume(
-                        throwing: RetryableError(
-                            code: .databaseUnavailable, context: "\(context): no answer from the database within \(limit)"))
-                })
+                    waiter.resume(throwing: RetryableError(code: .databaseUnavailable, context: "\(context): \(reason)"))
+                }
+                let limit = self.limit
+                race.arm(executor.loop.scheduleTask(in: TimeAmount(limit)) { giveUp("no answer from the database within \(limit)") })
+                // Checked under the lock that `onCancel` takes, so that a cancellation cannot slip between.
+                let cancelled = abandoned.withLock { abandon in
+                    abandon = { giveUp("cancelled while waiting for the database") }
+                    return Task.isCancelled
+                }
+                if cancelled { giveUp("cancelled while waiting for the database") }
+            }
+        } onCancel: {
+            abandoned.withLock { $0 }?()
         }
     }
 

@@ -28,7 +28,8 @@ struct WorkerLiveness {
             try? await Task.sleep(for: CheckoutStore.livenessInterval)
         }
         do {
-            try await store.retire()
+            // In a task of its own: this one is cancelled, and a cancelled caller stops waiting for the database.
+            try await Task { try await store.retire() }.value
         } catch {
             logger.warning("could not retire this worker; its claims are free once its liveness runs out", error: error)
         }

@@ -45,11 +45,8 @@ final class ChaosWorld: Sendable {
         do {
             let database = try await TestDatabase.make(.postgres)
             cleanup.append { await database.drop() }
-            let direct = try #require(URLComponents(string: database.url))
-            let proxy = try await TCPProxy.start(forwardingTo: direct.host ?? "127.0.0.1", port: direct.port ?? 5432)
+            let (proxy, proxiedURL) = try await TCPProxy.start(inFrontOf: database.url)
             cleanup.append { try? await proxy.shutdown() }
-            var proxied = direct
-            proxied.port = proxy.port
 
             let store = try await CheckoutStore.open(database.url, poolSize: 1, logger: TestWorld.logger)
             _ = try await store.importCatalog(ChaosLoad.products)
@@ -64,7 +61,7 @@ final class ChaosWorld: Sendable {
             let environment = [
                 "CHECKOUT_AMQP_URL": workerNodes.map { TestServers.url(node: $0, vhost: vhost) }.joined(separator: ","),
                 "CHECKOUT_QUEUE_TYPE": queueType,
-                "CHECKOUT_DATABASE_URL": proxied.string ?? database.url,
+                "CHECKOUT_DATABASE_URL": proxiedURL,
                 "CHECKOUT_DATABASE_POOL_SIZE": "4",
                 "CHECKOUT_PAYMENT_PROCESSOR": "stripe",
                 "CHECKOUT_STRIPE_API_KEY": stripe.apiKey,

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOPosix
 
@@ -38,6 +39,17 @@ final class TCPProxy: Sendable {
             .bind(host: "127.0.0.1", port: 0)
             .get()
         return TCPProxy(port: listener.localAddress?.port ?? 0, listener: listener, connections: connections)
+    }
+
+    /// A proxy in front of the server of `url` (`amqp://…`, `postgres://…`), and the same URL through it.
+    static func start(inFrontOf url: String) async throws -> (proxy: TCPProxy, url: String) {
+        guard var components = URLComponents(string: url), let host = components.host, let port = components.port else {
+            throw URLError(.badURL)
+        }
+        let proxy = try await start(forwardingTo: host, port: port)
+        components.port = proxy.port
+        guard let proxied = components.string else { throw URLError(.badURL) }
+        return (proxy, proxied)
     }
 
     private init(port: Int, listener: any Channel, connections: TCPProxyConnections) {

@@ -79,6 +79,18 @@ final class WorkerProcess: Sendable {
         }
     }
 
+    /// Waits until the worker logged a line with `message`, for at most `timeout`.
+    func waitForLogLine(_ message: String, timeout: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !logLines.contains(where: { $0["message"] as? String == message }) {
+            guard ContinuousClock.now < deadline else {
+                throw WorkerProcessError(
+                    code: .timedOut, context: "checkout-worker did not log '\(message)' within \(timeout)", log: standardError)
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     /// SIGTERM: what an orchestrator sends to stop the worker gracefully.
     func terminate() {
         send(SIGTERM)
