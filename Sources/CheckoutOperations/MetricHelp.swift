@@ -21,6 +21,7 @@ enum MetricHelp {
         "checkout_publish_confirm_seconds": "Time from publishing a result event to the broker's confirm, by event type.",
         "checkout_publish_failures_total": "Result events the broker did not confirm, by event type and error code.",
         "checkout_broker_connected": "1 while the broker connection is up, 0 while it is being recovered.",
+        "checkout_broker_blocked": "1 while the broker blocks the worker's publishes (a memory or disk alarm).",
         "checkout_broker_reconnects_total": "Times the broker connection was recovered after a loss.",
         "checkout_broker_publishes_total": "Messages published on the broker connection.",
         "checkout_broker_deliveries_total": "Messages delivered to consumers on the broker connection.",

@@ -116,6 +116,9 @@ public final class AMQPConnection: Service {
     }
 
     public var isConnected: Bool { driver.isConnected }
+    /// Whether the broker has blocked this connection's publishes (connection.blocked: a memory or disk
+    /// alarm); they wait, up to the confirm timeout, until it unblocks them.
+    public var isBlocked: Bool { driver.isBlocked }
     /// How long the connection's thread has been in its current pass: about a second at most while it
     /// serves the connection, growing while a C call or a task run on ``executor`` holds it; zero when
     /// it is not running.

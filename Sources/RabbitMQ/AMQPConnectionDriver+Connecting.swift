@@ -49,6 +49,8 @@ extension AMQPConnectionDriver {
     private func onConnected(to endpoint: AMQPEndpoint) {
         if let connection { negotiatedFrameMax.store(connection.frameMax, ordering: .relaxed) }
         connected.store(true, ordering: .relaxed)
+        // A block notice may have come during set-up.
+        blocked.store(stateMachine.isBlocked, ordering: .relaxed)
         switch stateMachine.setUp() {
         case .resumeStart(let waiter):
             logger.info(
@@ -131,6 +133,7 @@ extension AMQPConnectionDriver {
     /// Destroys `wire` (a connection the state machine let go of) and forgets what belonged to it.
     func discardConnection(_ wire: AMQPWire?) {
         connected.store(false, ordering: .relaxed)
+        blocked.store(false, ordering: .relaxed)
         socketDescriptor.store(-1, ordering: .relaxed)
         wire?.destroy()
         openChannels.removeAll()

@@ -307,9 +307,11 @@ extension AMQPConnectionDriver {
             throw AMQPError(code: .connectionLost, message: "the broker closed the connection: \(replyText)", replyCode: replyCode)
         case .blocked(let reason):
             stateMachine.blocked(true)
+            blocked.store(stateMachine.isBlocked, ordering: .relaxed)
             logger.warning("the broker blocked publishing; publishes wait", metadata: ["amqp.blocked.reason": "\(reason)"])
         case .unblocked:
             stateMachine.blocked(false)
+            blocked.store(false, ordering: .relaxed)
             logger.notice(
                 "the broker unblocked publishing", metadata: ["amqp.publishes.blocked": .stringConvertible(publishesWhileBlocked.count)])
             flushPublishesWhileBlocked()

@@ -91,6 +91,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     let loopTick = Atomic<UInt64>(0)
     let socketDescriptor = Atomic<Int32>(-1)
     let connected = Atomic<Bool>(false)
+    /// The state machine's `isBlocked`, for other threads.
+    let blocked = Atomic<Bool>(false)
     let negotiatedFrameMax = Atomic<Int>(Int(AMQPConnectionDriver.frameMax))
 
     // Driver-thread state.
@@ -139,6 +141,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     }
 
     var isConnected: Bool { connected.load(ordering: .relaxed) }
+    var isBlocked: Bool { blocked.load(ordering: .relaxed) }
 
     /// The largest properties a publish can carry: a content header is one frame (8 bytes of framing,
     /// 14 of class, weight, body size and flags).

@@ -38,6 +38,7 @@ import Testing
             #expect(value(of: "checkout_commands_untimed_total", ["command=\"cart.sync\"", "reason=\"absent\""], in: lines) == 1)
             #expect(value(of: "checkout_build_info", ["version=\"\(CheckoutWorkerVersion.current)\""], in: lines) == 1)
             #expect(value(of: "checkout_broker_connected", [], in: lines) == 1)
+            #expect(value(of: "checkout_broker_blocked", [], in: lines) == 0)
             #expect(value(of: "checkout_broker_deliveries_total", [], in: lines) == 2)
             // Outcomes no command has had yet are exported at zero, so a rate over them is defined from the start.
             #expect(value(of: "checkout_orders_total", ["result=\"rejected\"", "reason=\"payment-declined\""], in: lines) == 0)

@@ -92,10 +92,12 @@ import Testing
         }
         try await Task.sleep(for: .seconds(1))
         #expect(published.withLock { $0 } == false, "a publish went through while the broker blocked publishing")
+        #expect(connection.isBlocked)
 
         try TestBroker.rabbitmqctl("set_vm_memory_high_watermark", "0.4")
         try await publishing.value
         #expect(published.withLock { $0 })
+        #expect(!connection.isBlocked)
         #expect(try await connection.deleteQueue(queue) == 1)
     }
 }

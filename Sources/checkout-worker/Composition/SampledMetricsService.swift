@@ -30,12 +30,14 @@ struct SampledMetricsService: Service {
 
     func run() async throws {
         let connected = Gauge(label: "checkout_broker_connected", factory: factory)
+        let blocked = Gauge(label: "checkout_broker_blocked", factory: factory)
         let counted = counted
         let counters = counted.map { Counter(label: $0.label, factory: factory) }
         await cancelWhenGracefulShutdown {
             var exported = Array(repeating: 0, count: counters.count)
             while !Task.isCancelled {
                 connected.record(connection.isConnected ? 1 : 0)
+                blocked.record(connection.isBlocked ? 1 : 0)
                 for (index, counted) in counted.enumerated() {
                     let value = counted.value()
                     if value > exported[index] {
