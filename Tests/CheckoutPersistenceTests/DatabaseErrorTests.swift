@@ -19,6 +19,36 @@ import Testing
         #expect(error?.code == .databaseUnavailable)
     }
 
+    /// A worker waits at start-up for a database that does not answer, so one that refuses its login
+    /// for good must say so at once, in the server's words, rather than time out in the pool's retries.
+    @Test(arguments: [
+        (Login.wrongPassword, "password authentication failed"), (Login.missingDatabase, "does not exist (SQLSTATE 3D000)"),
+    ])
+    func aPostgresLoginRefusedForGoodIsPermanentAndSaysWhy(login: Login, reason: String) async throws {
+        try await TestDatabase.postgres.withFreshURL { url in
+            var components = try #require(URLComponents(string: url))
+            switch login {
+            case .wrongPassword: components.password = "wrong-password"
+            case .missingDatabase: components.path = "/no_such_database_\(UUID().uuidString.prefix(8).lowercased())"
+            }
+            let start = ContinuousClock.now
+
+            let error = await #expect(throws: PersistenceError.self) {
+                try await CheckoutStore.open(try #require(components.string), poolSize: 1, logger: TestLogger.logger)
+            }
+
+            #expect(error?.code == .databaseFailure)
+            #expect(error?.description.contains(reason) == true, "\(String(describing: error))")
+            #expect(error?.description.contains("wrong-password") == false)
+            #expect(ContinuousClock.now - start < .seconds(5))
+        }
+    }
+
+    enum Login: Sendable, CustomTestStringConvertible {
+        case wrongPassword, missingDatabase
+        var testDescription: String { "\(self)" }
+    }
+
     @Test(arguments: ["40001", "40P01", "55P03", "57P01", "08006"])
     func transientPostgresStatesAreRetryable(state: String) async throws {
         let error = try await Self.serverError(raising: state)

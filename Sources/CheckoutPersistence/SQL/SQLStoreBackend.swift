@@ -104,6 +104,11 @@ struct SQLStoreBackend: StoreBackend {
     /// few seconds the readiness probe's ``checkReachable()`` allows PostgreSQL: workers starting
     /// together on a busy server are answered late, and a worker that gives up at start-up does not start.
     func prepare(livenessWindow: Double) async throws {
+        do {
+            try await executor.engine.checkLogin()
+        } catch {
+            throw DatabaseFault.classify(error, context: "logging in to the database")
+        }
         try await executor.read("checking that the database is reachable") { try await $0.raw("SELECT 1").run() }
         try await migrator.migrate()
         try await renewLiveness(window: livenessWindow, first: false)

@@ -116,6 +116,27 @@ struct PostgresEngine: SQLEngine {
         try await database.raw("SELECT pg_advisory_xact_lock(hashtext('checkout-worker migrations ' || current_schema()))").run()
     }
 
+    /// Logs in once on a connection of its own, outside the pool, with the pool's settings.
+    func checkLogin() async throws {
+        var configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.username, password: location.password,
+            database: location.database, tls: try Self.connectionTLS(location.tls))
+        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.additionalStartupParameters = Self.startupParameters(location, callLimit: callLimit)
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(on: executor.loop, configuration: configuration, id: 0, logger: logger)
+        } catch let error as PSQLError where !DatabaseFault.isTransient(error) {
+            let reason = error.serverInfo.map { "\($0[.message] ?? "refused") (SQLSTATE \($0[.sqlState] ?? "?"))" } ?? "\(error.code)"
+            throw PersistenceError(
+                code: .databaseFailure,
+                context: "PostgreSQL at \(location.host):\(location.port) refused user '\(location.username)' on database "
+                    + "'\(location.database)': \(reason)",
+                underlying: error)
+        }
+        try? await connection.close()
+    }
+
     /// Asks through the pool the worker uses, so that a pool whose connections are all stuck reads as not
     /// ready; bounded by a few seconds, since the pool would wait for a lost server up to its circuit
     /// breaker (a minute), too long for a readiness probe.
@@ -144,6 +165,14 @@ struct PostgresEngine: SQLEngine {
     private static func startupParameters(_ location: PostgresLocation, callLimit: Duration) -> [(String, String)] {
         [("statement_timeout", "\(Int(callLimit / .milliseconds(1)))ms"), ("idle_in_transaction_session_timeout", "30s")]
             + (location.schema.map { [("search_path", $0)] } ?? [])
+    }
+
+    private static func connectionTLS(_ mode: PostgresLocation.TLSMode) throws -> PostgresConnection.Configuration.TLS {
+        switch mode {
+        case .disable: .disable
+        case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
     }
 
     private static func clientTLS(_ mode: PostgresLocation.TLSMode) -> PostgresClient.Configuration.TLS {

@@ -45,6 +45,9 @@ struct SQLiteEngine: SQLEngine {
         try await read { try await $0.raw("SELECT 1").run() }
     }
 
+    /// A file has no login: a path that cannot be opened fails the first statement with SQLite's reason.
+    func checkLogin() async throws {}
+
     /// Connections open on first use; nothing runs in the background but their threads.
     func run() async {
         try? await gracefulShutdown()
