@@ -147,6 +147,18 @@ import Testing
         }
     }
 
+    /// The fatal line says what the database said, not only which step failed.
+    @Test func aDatabaseThatCannotBeOpenedStopsStartUpSayingWhy() async throws {
+        try await withProcessWorld("unopenable") { world in
+            let worker = try WorkerProcess(
+                ["run"], environment: world.environment(["CHECKOUT_DATABASE_URL": "sqlite:///nonexistent-directory-\(UUID())/x.sqlite"]))
+
+            #expect(try await worker.waitForExit(timeout: .seconds(30)) == 1)
+            let fatal = try #require(worker.logLines.first { $0["level"] as? String == "critical" }, "\(worker.standardError)")
+            #expect((fatal["error.detail"] as? String)?.contains("unable to open database file") == true, "\(fatal)")
+        }
+    }
+
     @Test func printsItsVersion() async throws {
         let worker = try WorkerProcess(["--version"], environment: [:])
 

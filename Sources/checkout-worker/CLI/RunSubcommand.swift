@@ -34,15 +34,22 @@ struct RunSubcommand: AsyncParsableCommand {
             if tracing.exporter != nil { logger.info("exporting traces over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)") }
             worker = try buildWorker(configuration: configuration, logger: logger, metrics: MetricsBootstrap.bootstrap(), tracing: tracing)
         } catch {
-            logger.critical("could not start", error: error)
+            logger.critical("could not start", error: error, metadata: Self.detail(of: error))
             throw ExitCode.failure
         }
         do {
             try await worker.run()
         } catch {
-            logger.critical("stopped on an error", error: error)
+            logger.critical("stopped on an error", error: error, metadata: Self.detail(of: error))
             throw ExitCode.failure
         }
         logger.info("stopped")
+    }
+
+    /// What the error's client said, when its text leaves it out (a SQLite or PostgreSQL error under a
+    /// step's name): the one line an operator reads to learn why the worker stopped.
+    private static func detail(of error: any Error) -> Logger.Metadata {
+        let detail = String(reflecting: error)
+        return detail == "\(error)" ? [:] : ["error.detail": "\(detail)"]
     }
 }

@@ -83,7 +83,7 @@ final class CommandHandlingService: Service {
         while true {
             do {
                 return try await steps()
-            } catch let error as RetryableError {
+            } catch let error as RetryableError where !Task.isCancelled {
                 let delay = Self.databaseBackoff.delay(forAttempt: failures)
                 failures += 1
                 logger.warning(
