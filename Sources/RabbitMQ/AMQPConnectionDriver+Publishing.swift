@@ -14,8 +14,8 @@ extension AMQPConnectionDriver {
             reply.resume(throwing: AMQPError(code: .channelClosed, message: "the publishing channel is being reopened"))
             return
         }
-        // amqp_basic_publish fails such messages only after sending their method frame, which breaks the
-        // connection; the gathering encoder below refuses oversized properties before writing anything.
+        // Sent frame by frame (TLS), such a message would fail only after its method frame went out, which
+        // breaks the connection; the gathering encoder below refuses oversized properties before writing anything.
         if let error = message.shortStringError {
             reply.resume(throwing: error)
             return

@@ -45,7 +45,7 @@ struct AMQPConnectionStateMachine<Connection> {
     /// Kept small and free of references: the hot path reads it for every command and frame.
     struct Connected {
         var connection: Connection
-        /// Whether publishes go through the write buffer (plain TCP) or `amqp_basic_publish` (TLS).
+        /// Whether publishes go through the write buffer (plain TCP) or are sent frame by frame (TLS).
         var gathersPublishes: Bool
         var endpointIndex: Int
         /// The broker sent connection.blocked: publishes wait until connection.unblocked.

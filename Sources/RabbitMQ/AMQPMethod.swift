@@ -25,6 +25,7 @@ enum AMQPMethod {
     static let basicConsume: UInt32 = 0x003C_0014
     static let basicConsumeOK: UInt32 = 0x003C_0015
     static let basicCancel: UInt32 = 0x003C_001E
+    static let basicPublish: UInt32 = 0x003C_0028
     static let basicGet: UInt32 = 0x003C_0046
     static let basicGetOK: UInt32 = 0x003C_0047
     static let basicGetEmpty: UInt32 = 0x003C_0048

@@ -17,8 +17,20 @@ import Darwin
 /// until ``destroy()``.
 struct AMQPWire {
     private let state: amqp_connection_state_t
+    /// The largest frame the broker accepts, as negotiated at login: every frame sent fits in it.
+    let frameMax: Int
 
-    private init(_ state: amqp_connection_state_t) { self.state = state }
+    private init(_ state: amqp_connection_state_t, frameMax: Int) {
+        self.state = state
+        self.frameMax = frameMax
+    }
+
+    /// How much larger than the negotiated size a frame read may be. A broker that hands a message back
+    /// adds headers to it (`x-delivery-count` from a quorum queue, `x-death` when it dead-letters), and
+    /// sends the content header even when that no longer fits the negotiated frame; librabbitmq refuses
+    /// such a frame and drops the connection, and every worker the message goes to next would too.
+    /// Read, such a delivery is dead-lettered for its size (`maximumRedeliverablePropertiesByteCount`).
+    static let inboundFrameAllowance = 4_096
 
     /// Connects and logs in; `onSocket` learns the socket as soon as it is open, so that a watchdog can
     /// shut it down while the handshake is still running.
@@ -48,11 +60,16 @@ struct AMQPWire {
             try AMQPError.check(
                 reply, doing: "log in to \(endpoint) as '\(endpoint.user)' on virtual host '\(endpoint.virtualHost)'",
                 failureCode: .authenticationFailed)
+            let negotiated = amqp_get_frame_max(state)
+            try AMQPError.check(
+                amqp_tune_connection(
+                    state, amqp_get_channel_max(state), negotiated + Int32(inboundFrameAllowance), amqp_get_heartbeat(state)),
+                doing: "allow for the headers a broker adds to a message it hands back")
+            return AMQPWire(state, frameMax: Int(negotiated))
         } catch {
             amqp_destroy_connection(state)
             throw error
         }
-        return AMQPWire(state)
     }
 
     private static func makeSocket(
@@ -98,7 +115,6 @@ struct AMQPWire {
     func destroy() { amqp_destroy_connection(state) }
 
     var socket: Int32 { amqp_get_sockfd(state) }
-    var frameMax: Int { Int(amqp_get_frame_max(state)) }
     /// Whether librabbitmq holds frames or bytes it has read but not yet handed out.
     var hasBufferedInput: Bool { amqp_frames_enqueued(state) != 0 || amqp_data_in_buffer(state) != 0 }
 
@@ -247,8 +263,8 @@ struct AMQPWire {
 
     // MARK: - Publishing
 
-    /// Publishes `message`: into `buffer` when given (gathered, written later), else with
-    /// `amqp_basic_publish` at once. Returns an `amqp_status_enum`.
+    /// Publishes `message`: into `buffer` when given (gathered, written later), else frame by frame at
+    /// once. Returns an `amqp_status_enum`.
     func publish(
         _ message: AMQPMessage, on channel: UInt16, gatheringInto buffer: inout AMQPWriteBuffer, gathers: Bool,
         arena: AMQPCArena
@@ -259,19 +275,51 @@ struct AMQPWire {
         let routingKey = arena.bytes(message.routingKey)
         return message.body.withUnsafeBytes { body -> Int in
             guard gathers else {
-                let bodyBytes = amqp_bytes_t(len: body.count, bytes: UnsafeMutableRawPointer(mutating: body.baseAddress))
-                return Int(
-                    amqp_basic_publish(
-                        state, channel, exchange, routingKey, message.mandatory ? 1 : 0, 0,
-                        &properties, bodyBytes))
+                return sendPublish(
+                    on: channel, exchange: exchange, routingKey: routingKey, mandatory: message.mandatory, properties: &properties,
+                    body: body)
             }
-            let frameMax = Int(amqp_get_frame_max(state))
             let written = buffer.append(atMost: crabbitmq_publish_size_limit(body.count, frameMax)) { frames in
                 crabbitmq_encode_publish(
                     frames, frameMax, channel, exchange.bytes, exchange.len, routingKey.bytes,
                     routingKey.len, message.mandatory ? 1 : 0, &properties, body.baseAddress, body.count)
             }
             return written < 0 ? written : Int(AMQP_STATUS_OK.rawValue)
+        }
+    }
+
+    /// What `amqp_basic_publish` sends, with the body cut to the negotiated frame size: librabbitmq's
+    /// own size is ``inboundFrameAllowance`` larger, and the broker closes a connection that sends a
+    /// frame over the negotiated one.
+    private func sendPublish(
+        on channel: UInt16, exchange: amqp_bytes_t, routingKey: amqp_bytes_t, mandatory: Bool,
+        properties: inout amqp_basic_properties_t, body: UnsafeRawBufferPointer
+    ) -> Int {
+        var method = amqp_basic_publish_t(
+            ticket: 0, exchange: exchange, routing_key: routingKey, mandatory: mandatory ? 1 : 0, immediate: 0)
+        var status = amqp_send_method(state, channel, AMQPMethod.basicPublish, &method)
+        guard status == AMQP_STATUS_OK.rawValue else { return Int(status) }
+        return withUnsafeMutablePointer(to: &properties) { decoded -> Int in
+            var header = amqp_frame_t()
+            header.frame_type = UInt8(AMQP_FRAME_HEADER)
+            header.channel = channel
+            header.payload.properties.class_id = UInt16(AMQP_BASIC_CLASS)
+            header.payload.properties.body_size = UInt64(body.count)
+            header.payload.properties.decoded = UnsafeMutableRawPointer(decoded)
+            status = amqp_send_frame(state, &header)
+            let fragmentLimit = frameMax - 8
+            var offset = 0
+            while status == AMQP_STATUS_OK.rawValue, offset < body.count {
+                let length = min(fragmentLimit, body.count - offset)
+                var fragment = amqp_frame_t()
+                fragment.frame_type = UInt8(AMQP_FRAME_BODY)
+                fragment.channel = channel
+                fragment.payload.body_fragment = amqp_bytes_t(
+                    len: length, bytes: UnsafeMutableRawPointer(mutating: body.baseAddress! + offset))
+                status = amqp_send_frame(state, &fragment)
+                offset += length
+            }
+            return Int(status)
         }
     }
 

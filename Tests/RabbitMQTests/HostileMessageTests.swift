@@ -95,6 +95,49 @@ import Testing
         }
     }
 
+    /// A quorum queue adds `x-delivery-count` to a message it hands back, even when that no longer fits
+    /// the frame: one a client filled to the brim, handed back once (a worker killed, a shutdown's
+    /// unhandled prefetch), dropped the connection of every consumer it went to next, for ever.
+    @Test func aMessageAQuorumQueueHandsBackPastTheFrameSizeStillArrives() async throws {
+        let first = try await TestBroker.connect()
+        let queue = TestBroker.uniqueName("quorum-full")
+        try await first.declare(
+            AMQPTopology(queues: [.init(name: queue, durable: true, autoDelete: false, arguments: ["x-queue-type": .string("quorum")])]))
+        let padding = first.maximumPropertiesByteCount - AMQPProperties(headers: ["pad": .bytes([])]).encodedByteCount - 4
+        let brimful = AMQPProperties(headers: ["pad": .bytes(Array(repeating: 1, count: padding))])
+        #expect(brimful.encodedByteCount == first.maximumPropertiesByteCount - 4)
+        try await first.publish(AMQPMessage(exchange: "", routingKey: queue, properties: brimful, body: [1]))
+        var firstDeliveries = try await first.consume(queue: queue, prefetch: 1).makeAsyncIterator()
+        _ = try #require(await firstDeliveries.next())
+        await first.close()
+
+        let second = try await TestBroker.connect()
+        defer {
+            Task {
+                _ = try? await second.deleteQueue(queue); await second.close()
+            }
+        }
+        let consumer = try await second.consume(queue: queue, prefetch: 1)
+        let handedBack = try await withThrowingTaskGroup(of: AMQPDelivery?.self) { group in
+            group.addTask {
+                var deliveries = consumer.makeAsyncIterator()
+                return await deliveries.next()
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(10))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+
+        let delivery = try #require(handedBack, "not delivered again within 10 s (reconnects: \(second.statistics.reconnects))")
+        delivery.ack()
+        #expect(delivery.properties.headers?["x-delivery-count"] != nil)
+        #expect(delivery.properties.encodedByteCount > second.maximumPropertiesByteCount)
+        #expect(second.statistics.reconnects == 0)
+    }
+
     /// librabbitmq refuses a short string over 255 bytes only once it has written part of the message
     /// without gathering (TLS), which would break the connection and every publish in flight on it.
     @Test func shortStringsOverTheirLimitFailThatPublishAloneOnEitherTransport() async throws {
