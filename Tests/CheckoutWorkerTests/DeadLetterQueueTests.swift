@@ -81,6 +81,35 @@ import Testing
         }
     }
 
+    /// Anyone allowed to publish to the dead-letter exchange can write a dead letter: one whose
+    /// original routing key cannot be one (over 255 bytes) stopped every replay at it, and one with a
+    /// `CC` header was routed to a second queue as well.
+    @Test func aForgedDeadLetterIsReplayedLikeAnyCopyTheWorkerPublishesAndStopsNothing() async throws {
+        try await withDeadLetters(mixed: false, observesCommands: true) { world, queue in
+            let forged = AMQPProperties(
+                contentType: "application/json",
+                headers: [
+                    RetryHeaders.originalRoutingKey: .string(String(repeating: "k", count: 4096)),
+                    "CC": .array([.string("order.place")]),
+                ],
+                deliveryMode: .persistent, messageID: "forged-1")
+            try await world.client.publish(
+                AMQPMessage(
+                    exchange: world.names.deadLetter, routingKey: "cart.sync", properties: forged,
+                    body: Array(Bodies.syncCart(cart: "cart-forged", customer: "cust-1").utf8), mandatory: true))
+            try await world.publishDeadLetter(.syncCart, Bodies.syncCart(cart: "cart-after", customer: "cust-1"), messageID: "after-1")
+
+            var outcomes: [DeadLetterReplayOutcome] = []
+            try await queue.replay(.all) { outcomes.append($0) }
+
+            #expect(outcomes.map(\.kind) == ["replayed 1", "replayed 2"])
+            let copy = try await world.commands.wait { $0.properties.messageID == "forged-1" }[0]
+            #expect(copy.routingKey == "cart.sync")
+            #expect(copy.properties.headers?["CC"] == nil)
+            try await world.commands.wait { $0.properties.messageID == "after-1" }
+        }
+    }
+
     @Test func aDryRunSaysWhatItWouldDoAndChangesNothing() async throws {
         try await withDeadLetters(observesCommands: true) { world, queue in
             let publishedBefore = world.commands.all.count

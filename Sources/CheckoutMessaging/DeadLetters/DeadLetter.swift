@@ -17,9 +17,13 @@ public struct DeadLetter: Sendable {
         delivery.properties.messageID.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// The routing key the client published with.
+    /// The routing key the client published with, as the worker wrote it; the dead letter's own when
+    /// the header could not be one (anyone allowed to publish to the dead-letter exchange can write it).
     public var routingKey: String {
-        header(RetryHeaders.originalRoutingKey)?.stringValue ?? delivery.routingKey
+        guard let original = header(RetryHeaders.originalRoutingKey)?.stringValue, original.utf8.count <= 255 else {
+            return delivery.routingKey
+        }
+        return original
     }
 
     /// The `x-error-reason` code: a malformed-input code, `retries-exhausted` or `failed-permanently`.
@@ -43,9 +47,10 @@ public struct DeadLetter: Sendable {
     private static let latestTime: UInt64 = 253_402_300_799
 
     /// The command as the client sent it, to publish again: same properties and body, under its
-    /// original routing key, without the worker's headers, so that its retries start again from zero.
+    /// original routing key, without the worker's headers, so that its retries start again from zero,
+    /// and without what the worker leaves out of any copy it publishes (``AMQPProperties/republishable``).
     public func replay(to exchange: String) -> AMQPMessage {
-        var properties = delivery.properties
+        var properties = delivery.properties.republishable
         properties.headers = properties.headers?.filter { !RetryHeaders.all.contains($0.key) }
         if properties.headers?.isEmpty == true { properties.headers = nil }
         return AMQPMessage(exchange: exchange, routingKey: routingKey, properties: properties, body: delivery.body, mandatory: true)

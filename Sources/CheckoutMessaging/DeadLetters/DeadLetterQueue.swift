@@ -42,9 +42,10 @@ public struct DeadLetterQueue: Sendable {
     /// Publishes each selected dead letter to the commands exchange as the client sent it (see
     /// ``DeadLetter/replay(to:)``), mandatory and confirmed, and removes it once confirmed.
     ///
-    /// A dead letter without a `message_id` is kept (the worker would dead-letter it again), and so is
-    /// one whose routing key reaches no queue. Any other failure to publish stops the replay, leaving
-    /// that dead letter and those after it in the queue. With `dryRun` nothing is published or removed.
+    /// A dead letter without a `message_id` is kept (the worker would dead-letter it again), and so are
+    /// one whose routing key reaches no queue and one that cannot be published at all (properties that
+    /// no longer fit a frame). Any other failure to publish stops the replay, leaving that dead letter
+    /// and those after it in the queue. With `dryRun` nothing is published or removed.
     public func replay(
         _ selection: DeadLetterSelection, dryRun: Bool = false, _ report: (DeadLetterReplayOutcome) async throws -> Void
     ) async throws {
@@ -67,6 +68,8 @@ public struct DeadLetterQueue: Sendable {
                         .kept(
                             letter,
                             because: "no queue is bound to \(configuration.commandsExchange) with routing key '\(letter.routingKey)'"))
+                } catch let error as AMQPError where error.code == .protocolError {
+                    return try await report(.kept(letter, because: "it cannot be published: \(error.message)"))
                 }
                 letter.delivery.ack()
             }

@@ -103,35 +103,16 @@ struct FailureRouter: Sendable {
         }
     }
 
-    /// The client's properties with `added` headers; when that does not fit in a frame with room to
-    /// spare, only `added`, and the names of the client headers left out.
-    ///
-    /// Left out whatever the client set: `expiration` (the copy would vanish from the dead-letter queue,
-    /// or come back from its retry queue early), `user_id` (RabbitMQ closes the channel of a publish
-    /// whose `user_id` is not the worker's own user), the `CC` and `BCC` headers (the broker would
-    /// also route the copy to the queues they name), and the headers the broker writes itself when it
-    /// dead-letters or redelivers (``isBrokerHeader(_:)``): RabbitMQ reads `x-death` back when a retry queue
-    /// hands the copy on, and one a client forged (an array of strings) crashes the retry queue, with
-    /// every copy in it.
+    /// The client's properties, ``AMQPProperties/republishable``, with `added` headers; when that does
+    /// not fit in a frame with room to spare, only `added`, and the names of the client headers left out.
     private func copy(_ properties: AMQPProperties, adding added: AMQPFieldTable) -> (AMQPProperties, dropped: [String]) {
-        var copy = properties
+        var copy = properties.republishable
         copy.deliveryMode = .persistent
-        copy.expiration = nil
-        copy.userID = nil
-        let client = (properties.headers ?? [:]).filter { !Self.routingHeaders.contains($0.key) && !Self.isBrokerHeader($0.key) }
+        let client = copy.headers ?? [:]
         copy.headers = client.merging(added) { _, new in new }
         guard copy.encodedByteCount > broker.maximumRedeliverablePropertiesByteCount else { return (copy, []) }
         copy.headers = added
         let dropped = client.keys.filter { added[$0] == nil }
         return (copy, dropped)
-    }
-
-    /// Sender-selected distribution (RabbitMQ's extension to AMQP): more routing keys for a publish.
-    private static let routingHeaders: Set<String> = ["CC", "BCC"]
-
-    /// What RabbitMQ records on a message it dead-letters (`x-death`, `x-first-death-*`, `x-last-death-*`)
-    /// or a quorum queue redelivers (`x-delivery-count`); it writes them again on the copy as needed.
-    private static func isBrokerHeader(_ name: String) -> Bool {
-        name == "x-death" || name == "x-delivery-count" || name.hasPrefix("x-first-death-") || name.hasPrefix("x-last-death-")
     }
 }
