@@ -24,9 +24,9 @@ protocol SQLEngine: Sendable {
     /// Throws when the database cannot be reached now.
     func checkReachable() async throws
 
-    /// Throws when the server refuses this worker's connection for good (a wrong password, a database
-    /// that does not exist), with the server's reason: a pool would retry such a login until the call
-    /// limit and report only that no answer came.
+    /// Throws a ``PersistenceError`` when the server refuses this worker's connection for good (a wrong
+    /// password, a database that does not exist), with the server's reason: a pool would retry such a
+    /// login until the call limit and report only that no answer came. Any other error may pass.
     func checkLogin() async throws
 
     /// Whether the schema has PostgreSQL's stored functions (``Migration/postgresStatements``), which

@@ -106,8 +106,10 @@ struct SQLStoreBackend: StoreBackend {
     func prepare(livenessWindow: Double) async throws {
         do {
             try await executor.engine.checkLogin()
+        } catch let error as PersistenceError {
+            throw error
         } catch {
-            throw DatabaseFault.classify(error, context: "logging in to the database")
+            // What may pass (no answer yet, too many connections) the pool's first call waits out, as any call.
         }
         try await executor.read("checking that the database is reachable") { try await $0.raw("SELECT 1").run() }
         try await migrator.migrate()
