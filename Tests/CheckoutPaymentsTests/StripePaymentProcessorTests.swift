@@ -53,6 +53,27 @@ import Testing
         }
     }
 
+    /// A worker places up to its concurrency of orders at once. Queued behind async-http-client's
+    /// default 8 connections, 48 charges answered after a second each took six, past the 5 s a request
+    /// may take here, and the last read as Stripe not answering.
+    @Test func manyChargesAtOnceAreNotQueuedBehindAFewConnections() async throws {
+        let secondEach = FakeStripeOptions(slowAnswerDelay: .seconds(1))
+        try await TestStripe.withFakeStripe(secondEach, readTimeout: .seconds(3)) { sut, stripe in
+            let keys = try (0..<48).map { _ in try uniqueCommandID() }
+
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for key in keys {
+                    group.addTask {
+                        _ = try await sut.charge(eur(500), with: PaymentToken(FakeStripeToken.timeoutAfterCharge), idempotencyKey: key)
+                    }
+                }
+                try await group.waitForAll()
+            }
+
+            #expect(stripe.ledger.charges.count == keys.count)
+        }
+    }
+
     @Test func aSlowGatewayTimesOutAsRetryableAndChargesNothing() async throws {
         try await TestStripe.withFakeStripe(Self.slowAnswers, readTimeout: Self.shortReadTimeout) { sut, stripe in
             let error = await #expect(throws: RetryableError.self) {
