@@ -54,6 +54,9 @@ public final class FakeStripeServer: Sendable {
     /// What the server has charged and refunded so far.
     public var ledger: FakeStripeLedger { api.ledger }
 
+    /// The most connections clients had open to the server at once.
+    public var mostConnectionsAtOnce: Int { connections.mostAtOnce }
+
     /// Stops listening and closes every open connection; answers still due are dropped.
     public func shutdown() async throws {
         try await listener.close()
