@@ -47,20 +47,18 @@ public struct StripeConfiguration: Sendable, CustomStringConvertible {
     }
 
     /// The configuration of the `HTTPClient` to give ``StripePaymentProcessor``: these timeouts, no
-    /// redirects, and as many connections as orders a worker places at once. async-http-client keeps 8
-    /// per host by default: a worker placing 100 orders queued most of their requests behind those, and
-    /// the time queued counts against ``requestTimeout``, so a burst read as Stripe not answering.
-    public var httpClientConfiguration: HTTPClient.Configuration {
+    /// redirects, and a connection for each of the `concurrentCharges` a worker makes at most at once.
+    /// async-http-client keeps 8 per host by default: a worker placing 100 orders queued most of their
+    /// requests behind those, and the time queued counts against ``requestTimeout``, so a burst read as
+    /// Stripe not answering.
+    public func httpClientConfiguration(concurrentCharges: Int) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: HTTPClient.Configuration.Timeout(connect: TimeAmount(connectTimeout), read: TimeAmount(readTimeout))
         )
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = Self.connectionsPerHost
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(concurrentCharges, 1)
         return configuration
     }
-
-    /// The worker's default concurrency, the most commands it handles at once.
-    static let connectionsPerHost = 100
 
     /// The most one request may take, enforced per request whatever client it goes through.
     var requestTimeout: Duration { connectTimeout + readTimeout }

@@ -40,7 +40,7 @@ public struct StripePaymentProcessor: PaymentProcessor {
     private let logger: Logger
     private let approvals = StripeApprovedCharges()
 
-    /// - Parameter httpClient: Best made with ``StripeConfiguration/httpClientConfiguration``; whatever its
+    /// - Parameter httpClient: Best made with ``StripeConfiguration/httpClientConfiguration(concurrentCharges:)``; whatever its
     ///   settings, each request is bounded by the configuration's connect plus read timeout.
     public init(configuration: StripeConfiguration, httpClient: HTTPClient, logger: Logger) {
         self.configuration = configuration

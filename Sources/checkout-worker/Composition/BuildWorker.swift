@@ -32,7 +32,9 @@ func buildWorker(
     case .sandbox:
         payments = SandboxPaymentProcessor()
     case .stripe(let stripe):
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: stripe.httpClientConfiguration)
+        let httpClient = HTTPClient(
+            eventLoopGroupProvider: .singleton,
+            configuration: stripe.httpClientConfiguration(concurrentCharges: configuration.messaging.concurrency))
         services.append(.init(service: ClosingService(description: "payment gateway client") { try? await httpClient.shutdown() }))
         payments = StripePaymentProcessor(configuration: stripe, httpClient: httpClient, logger: logger)
     }

@@ -36,7 +36,9 @@ enum TestStripe {
         _ body: (StripePaymentProcessor) async throws -> T
     ) async throws -> T {
         let configuration = try StripeConfiguration(apiKey: apiKey, baseURL: baseURL, connectTimeout: .seconds(2), readTimeout: readTimeout)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration.httpClientConfiguration)
+        // As many charges at once as a worker of the default concurrency makes.
+        let client = HTTPClient(
+            eventLoopGroupProvider: .singleton, configuration: configuration.httpClientConfiguration(concurrentCharges: 100))
         do {
             let result = try await body(StripePaymentProcessor(configuration: configuration, httpClient: client, logger: logger))
             try await client.shutdown()
