@@ -82,13 +82,16 @@ import Testing
         #expect(sut.finish().connection == nil)
     }
 
-    @Test func aFailedFirstRoundFailsTheStart() async {
+    /// `connect()` fails with the first round; `run()` waits for the broker, but not through a failure
+    /// that will not pass (refused credentials, a TLS or topology error).
+    @Test(arguments: [(false, true), (true, false)])
+    func aFailedRoundFailsTheStartUnlessItWaitsForAFailureThatMayPass(waitingForTheBroker: Bool, mayPass: Bool) async {
         await #expect(throws: AMQPError.self) {
             try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
                 var sut = SUT()
-                sut.starting(waiter, waitingForTheBroker: false)
+                sut.starting(waiter, waitingForTheBroker: waitingForTheBroker)
                 _ = sut.openFailed()
-                switch sut.roundFailed(backoff: backoff, mayPass: true) {
+                switch sut.roundFailed(backoff: backoff, mayPass: mayPass) {
                 case .failStart(let waiter): waiter.resume(throwing: AMQPError.closedByApplication)
                 case .retry: waiter.resume()
                 }
@@ -113,20 +116,6 @@ import Testing
             switch sut.setUp() {
             case .resumeStart(let waiter): waiter.resume()
             case .reconnected: waiter.resume(throwing: AMQPError.closedByApplication)
-            }
-        }
-    }
-
-    @Test func aStartWaitingForTheBrokerFailsOnAFailureThatWillNotPass() async {
-        await #expect(throws: AMQPError.self) {
-            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
-                var sut = SUT()
-                sut.starting(waiter, waitingForTheBroker: true)
-                _ = sut.openFailed()
-                switch sut.roundFailed(backoff: backoff, mayPass: false) {
-                case .failStart(let waiter): waiter.resume(throwing: AMQPError.closedByApplication)
-                case .retry: waiter.resume()
-                }
             }
         }
     }
