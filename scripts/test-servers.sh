@@ -597,7 +597,8 @@ pg_write_config() {
 listen_addresses = '127.0.0.1'
 port = $PG_PORT
 unix_socket_directories = ''
-max_connections = 200
+# The parallel suite's stores, each with its pool and a login check at open, pass 200 at their peak.
+max_connections = 400
 fsync = off
 full_page_writes = off
 synchronous_commit = off
