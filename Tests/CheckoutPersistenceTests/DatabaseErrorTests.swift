@@ -40,7 +40,8 @@ import Testing
             #expect(error?.code == .databaseFailure)
             #expect(error?.description.contains(reason) == true, "\(String(describing: error))")
             #expect(error?.description.contains("wrong-password") == false)
-            #expect(ContinuousClock.now - start < .seconds(5))
+            // Before the pool's 10 s call limit would have ended it; not tighter, for a loaded machine.
+            #expect(ContinuousClock.now - start < .seconds(9))
         }
     }
 
