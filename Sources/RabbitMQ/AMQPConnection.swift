@@ -175,6 +175,13 @@ public final class AMQPConnection: Service {
         return AMQPQueueReader(queue: queue, id: id, driver: driver)
     }
 
+    /// Whether the queue exists with the properties and arguments `queue` declares: RabbitMQ refuses a
+    /// declare that differs from the queue it has. Throws (404) when there is no such queue, and
+    /// creates none.
+    public func queueMatches(_ queue: AMQPTopology.Queue) async throws -> Bool {
+        try await queueOperation(.matches(queue)) == 1
+    }
+
     /// Removes every message from a queue; returns how many there were.
     @discardableResult
     public func purgeQueue(_ name: String) async throws -> Int {

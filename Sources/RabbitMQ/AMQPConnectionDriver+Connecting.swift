@@ -238,6 +238,18 @@ extension AMQPConnectionDriver {
         try ensureControlChannel()
         let channel = Self.controlChannel
         switch operation {
+        case .matches(let queue):
+            _ = try rpc(channel, expecting: AMQPMethod.queueDeclareOK) { wire throws(AMQPError) in
+                try wire.sendDeclare(queue, passive: true, on: channel, arena: arena)
+            }
+            do {
+                _ = try rpc(channel, expecting: AMQPMethod.queueDeclareOK) { wire throws(AMQPError) in
+                    try wire.sendDeclare(queue, on: channel, arena: arena)
+                }
+                return 1
+            } catch  where error.replyCode == 406 {
+                return 0
+            }
         case .purge(let queue):
             return try rpc(channel, expecting: AMQPMethod.queuePurgeOK) { wire throws(AMQPError) in
                 try wire.sendPurge(queue: queue, on: channel, arena: arena)

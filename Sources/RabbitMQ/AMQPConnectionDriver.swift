@@ -43,6 +43,8 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     }
 
     enum QueueOperation {
+        /// 1 when the queue exists as declared, 0 when it exists otherwise.
+        case matches(AMQPTopology.Queue)
         case purge(String)
         case deleteQueue(String)
         case deleteExchange(String)

@@ -174,10 +174,12 @@ struct AMQPWire {
         try send(AMQPMethod.exchangeDeclare, &method, on: channel, doing: Self.sendingAMethod)
     }
 
-    func sendDeclare(_ queue: AMQPTopology.Queue, on channel: UInt16, arena: AMQPCArena) throws(AMQPError) {
+    /// A passive declare only asks whether the queue exists, whatever its properties and arguments.
+    func sendDeclare(_ queue: AMQPTopology.Queue, passive: Bool = false, on channel: UInt16, arena: AMQPCArena) throws(AMQPError) {
         defer { arena.reset() }
         var method = amqp_queue_declare_t()
         method.queue = arena.bytes(queue.name)
+        method.passive = passive ? 1 : 0
         method.durable = queue.durable ? 1 : 0
         method.exclusive = queue.exclusive ? 1 : 0
         method.auto_delete = queue.autoDelete ? 1 : 0

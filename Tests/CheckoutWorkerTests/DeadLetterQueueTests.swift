@@ -36,11 +36,40 @@ import Testing
             #expect(try await queue.find([DeadLetterID("5")]).map(\.messageID) == ["order-flaky"])
             #expect(try await queue.find([DeadLetterID("order-flaky")]).map(\.position) == [5])
             #expect(try await queue.find([.messageID("nobody"), .position(9)]).isEmpty)
+            #expect(try await queue.keepsPositions())
             let found = try #require(try await queue.find([.messageID("bad-field")]).first)
             #expect(found.delivery.body == Array(MixedDeadLetters.missingFieldBody.utf8))
             #expect(found.delivery.properties.correlationID == "corr-9")
             #expect(try await queue.count() == 5)
         }
+    }
+
+    /// RabbitMQ 3 puts a message read from a quorum queue and handed back behind the others, so there a
+    /// position names another dead letter at each read: an operation naming one is refused before it
+    /// reads anything, rather than removing or replaying the wrong dead letter.
+    @Test func refusesPositionsOnAQueueWhereReadingMovesThem() async throws {
+        let world = try await TestWorld("dead-letters-quorum", queueType: .quorum, collectsDeadLetters: false)
+        let queue = DeadLetterQueue(connection: world.client, configuration: world.names)
+        do {
+            for id in ["quorum-a", "quorum-b", "quorum-c"] {
+                try await world.publishDeadLetter(.syncCart, Bodies.syncCart(), messageID: id)
+            }
+            #expect(try await queue.keepsPositions() == false)
+            await #expect(throws: DeadLetterQueueError.self) { try await queue.find([.position(1)]) }
+            await #expect(throws: DeadLetterQueueError.self) { try await queue.purge(.ids([.position(2)])) }
+            await #expect(throws: DeadLetterQueueError.self) {
+                try await queue.replay(.ids([.messageID("quorum-a"), .position(3)])) { _ in }
+            }
+            #expect(try await queue.count() == 3)
+
+            #expect(try await queue.find([.messageID("quorum-b")]).map(\.messageID) == ["quorum-b"])
+            #expect(try await queue.purge(.ids([.messageID("quorum-b")])) == 1)
+            #expect(Set(try await queue.all().map(\.messageID)) == ["quorum-a", "quorum-c"])
+        } catch {
+            await world.close()
+            throw error
+        }
+        await world.close()
     }
 
     @Test func replaysTheSelectedAsTheClientSentThemAndLeavesTheRestInPlace() async throws {

@@ -22,7 +22,11 @@ import Testing
             #expect(list.outputLines[2].contains("invalid-json"))
             #expect(list.outputLines[4] == "3 of the 3 dead letters in checkout.dead-letter")
 
+            let cut = try await run(world, "list", "--limit", "1")
+            #expect(cut.outputLines.last == "1 of the 3 dead letters in checkout.dead-letter; --limit 3 lists them all")
+
             let json = try await run(world, "list", "--json", "--limit", "2")
+            #expect(json.standardError.contains("2 of the 3 dead letters in checkout.dead-letter; --limit 3 lists them all"))
             let objects = try json.outputLines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
             #expect(objects.map { $0["messageId"] as? String } == ["cli-a", "cli-b"])
             #expect(objects.map { $0["retryCount"] as? Int } == [2, 0])

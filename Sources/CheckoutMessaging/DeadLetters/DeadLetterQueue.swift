@@ -5,11 +5,11 @@ public import RabbitMQ
 ///
 /// Every operation reads the queue from its head (basic.get), up to the number of messages it held
 /// when the operation began, so that what is dead-lettered meanwhile (a replay that failed again)
-/// waits for the next operation. A message read stays in its place unless the operation removes it
-/// with an ack, and a replayed one is removed only after the broker confirmed its copy. So an
-/// operation interrupted at any point loses nothing: at worst a message replayed just before is still
-/// dead-lettered, and replaying it again makes the worker, which handles a `message_id` once, only
-/// publish its result again. Run one operation at a time: what one holds, another does not see.
+/// waits for the next operation. A message read stays in the queue unless the operation removes it
+/// with an ack (in its place on a classic queue, see ``keepsPositions()``), and a replayed one is
+/// removed only after the broker confirmed its copy. So an operation interrupted at any point loses
+/// nothing: at worst a message replayed just before is still dead-lettered, and replaying it again
+/// makes the worker, which handles a `message_id` once, only publish its result again. Run one operation at a time: what one holds, another does not see.
 public struct DeadLetterQueue: Sendable {
     private let connection: AMQPConnection
     private let configuration: MessagingConfiguration
@@ -29,9 +29,18 @@ public struct DeadLetterQueue: Sendable {
         try await read(upTo: limit, each)
     }
 
+    /// Whether a position names the same dead letter from one operation to the next. A classic queue
+    /// puts a message handed back in its place; RabbitMQ 3 puts one handed back to a quorum queue behind
+    /// the others, so there a read that stops early moves what it read to the tail. Only a queue that
+    /// RabbitMQ confirms is classic is taken to keep them.
+    public func keepsPositions() async throws -> Bool {
+        try await connection.queueMatches(.init(name: name, arguments: ["x-queue-type": .string(QueueType.classic.rawValue)]))
+    }
+
     /// The dead letters `ids` name, in queue order; removes none.
     public func find(_ ids: [DeadLetterID]) async throws -> [DeadLetter] {
         let selection = DeadLetterSelection.ids(ids)
+        try await refuseMovingPositions(selection)
         var found: [DeadLetter] = []
         try await read(upTo: selection.lastPosition) { letter in
             if selection.selects(letter) { found.append(letter) }
@@ -49,6 +58,7 @@ public struct DeadLetterQueue: Sendable {
     public func replay(
         _ selection: DeadLetterSelection, dryRun: Bool = false, _ report: (DeadLetterReplayOutcome) async throws -> Void
     ) async throws {
+        try await refuseMovingPositions(selection)
         var replayed: [ReplayedCommand: Int] = [:]
         try await read(upTo: selection.lastPosition) { letter in
             guard selection.selects(letter) else { return }
@@ -82,6 +92,7 @@ public struct DeadLetterQueue: Sendable {
     /// which passes none); returns how many were removed.
     public func purge(_ selection: DeadLetterSelection, _ removed: (DeadLetter) async throws -> Void = { _ in }) async throws -> Int {
         if selection == .all { return try await connection.purgeQueue(name) }
+        try await refuseMovingPositions(selection)
         var count = 0
         try await read(upTo: selection.lastPosition) { letter in
             guard selection.selects(letter) else { return }
@@ -90,6 +101,12 @@ public struct DeadLetterQueue: Sendable {
             try await removed(letter)
         }
         return count
+    }
+
+    private func refuseMovingPositions(_ selection: DeadLetterSelection) async throws {
+        if selection.namesPositions, try await !keepsPositions() {
+            throw DeadLetterQueueError.positionsMove(queue: name)
+        }
     }
 
     /// Reads the queue from its head, at most `limit` messages and no more than it held at the start,

@@ -22,6 +22,11 @@ public enum DeadLetterSelection: Sendable, Equatable {
         }
     }
 
+    var namesPositions: Bool {
+        guard case .ids(let ids) = self else { return false }
+        return ids.contains { if case .position = $0 { true } else { false } }
+    }
+
     /// The last position that can be selected, so that reading can stop there; nil when any can.
     var lastPosition: Int? {
         guard case .ids(let ids) = self else { return nil }

@@ -11,12 +11,15 @@ struct DeadLettersListSubcommand: AsyncParsableCommand {
             Columns: position, the routing key the client used, x-error-reason, x-retry-count, message_id, \
             age (since it was dead-lettered) and the start of x-error-detail. With --json, one JSON object per \
             line with the keys position, messageId, routingKey, reason, detail, retryCount, deadLetteredAt \
-            (ISO 8601) and ageSeconds, null when unknown.
+            (ISO 8601) and ageSeconds, null when unknown. A listing cut by --limit says how many the queue \
+            holds (on standard error with --json).
             """
     )
 
-    @Option(help: "List at most this many, from the head of the queue (default: all).")
-    var limit: Int?
+    /// The broker holds every message listed, unacknowledged, until the listing ends: while RabbitMQ 3.10
+    /// took back 30,000, the workers' dead-letter publishes waited past their confirm timeout.
+    @Option(help: "List at most this many, from the head of the queue; the broker holds each until the listing ends.")
+    var limit = 100
 
     @Flag(help: "One JSON object per line, for scripts.")
     var json = false
@@ -24,7 +27,7 @@ struct DeadLettersListSubcommand: AsyncParsableCommand {
     @OptionGroup(title: "Broker") var broker: BrokerSettings
 
     func validate() throws {
-        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if limit < 1 { throw ValidationError("--limit must be at least 1") }
     }
 
     func run() async throws {
@@ -40,8 +43,13 @@ struct DeadLettersListSubcommand: AsyncParsableCommand {
                 }
                 shown += 1
             }
-            guard !json else { return }
-            StandardOutput.line(held == 0 ? "\(queue.name) is empty" : "\(shown) of the \(held) dead letters in \(queue.name)")
+            let cut = shown < held
+            var summary = held == 0 ? "\(queue.name) is empty" : "\(shown) of the \(held) dead letters in \(queue.name)"
+            if cut { summary += "; --limit \(held) lists them all" }
+            // Scripts reading JSON lines learn of a cut listing on standard error.
+            let note = json ? StandardError.line : StandardOutput.line
+            if !json || cut { note(summary) }
+            if held > 0, try await !queue.keepsPositions() { note("\(DeadLetterQueueError.positionsMove(queue: queue.name))") }
         }
     }
 }

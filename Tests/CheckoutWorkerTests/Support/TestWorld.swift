@@ -53,6 +53,7 @@ final class TestWorld: Sendable {
         _ name: String = "world",
         retryDelays: String = "100ms,200ms",
         virtualHost: String? = nil,
+        queueType: QueueType = .classic,
         collectsDeadLetters: Bool = true,
         observesCommands: Bool = false
     ) async throws {
@@ -67,6 +68,7 @@ final class TestWorld: Sendable {
             names.retryQueuePrefix = "\(prefix).retry"
         }
         names.retryDelays = try RetryDelays(retryDelays)
+        names.queueType = queueType
         self.names = names
         brokerURL = virtualHost.map { Self.brokerURL(virtualHost: $0) } ?? Self.brokerURL
 
@@ -132,6 +134,7 @@ final class TestWorld: Sendable {
         configuration.messaging.placeOrderQueue = names.placeOrderQueue
         configuration.messaging.retryQueuePrefix = names.retryQueuePrefix
         configuration.messaging.retryDelays = names.retryDelays
+        configuration.messaging.queueType = names.queueType
         configuration.amqp.heartbeatSeconds = 5
         let metrics = MetricsBootstrap()
         return try await RunningWorker(
