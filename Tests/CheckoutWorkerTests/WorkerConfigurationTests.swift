@@ -43,6 +43,8 @@ import Testing
         ("CHECKOUT_LOG_FORMAT", "xml"),
         ("CHECKOUT_AMQP_URL", "http://broker"),
         ("CHECKOUT_AMQP_CA_FILE", "/no/such/ca.pem"),
+        // Readable, but the default URL is amqp://: it would be ignored.
+        ("CHECKOUT_AMQP_CA_FILE", "/dev/null"),
         ("CHECKOUT_SHUTDOWN_GRACE_PERIOD", "forever"),
         ("CHECKOUT_CLAIM_LEASE", "999ms"),
         ("CHECKOUT_COMMANDS_EXCHANGE", "amq.topic"),

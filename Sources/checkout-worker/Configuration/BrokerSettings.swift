@@ -12,9 +12,11 @@ struct BrokerSettings: SettingGroup {
         "checkout.amqp.url", accepts: "amqp:// or amqps:// URLs, separated by commas",
         help: "Broker URLs, comma-separated for cluster nodes", default: "amqp://guest:guest@localhost:5672/%2F"
     )
-    static let caFile = Setting("checkout.amqp.caFile", accepts: "a readable PEM file", help: "CA certificate for amqps://")
+    static let caFile = Setting(
+        "checkout.amqp.caFile", accepts: "a readable PEM file, with an amqps:// URL", help: "CA certificate for amqps://")
     static let certFile = Setting(
-        "checkout.amqp.certFile", accepts: "a readable PEM file, given with CHECKOUT_AMQP_KEY_FILE", help: "Client certificate for amqps://"
+        "checkout.amqp.certFile", accepts: "a readable PEM file, given with CHECKOUT_AMQP_KEY_FILE, with an amqps:// URL",
+        help: "Client certificate for amqps://"
     )
     static let keyFile = Setting(
         "checkout.amqp.keyFile", accepts: "a readable PEM file, given with CHECKOUT_AMQP_CERT_FILE", help: "Client key for amqps://"
@@ -111,6 +113,11 @@ struct BrokerSettings: SettingGroup {
             amqp = try AMQPConfiguration(urls: urls, tls: tls)
         } catch {
             throw url.invalid(SecretMasking.maskingPasswords(in: urls))
+        }
+        // Only amqps:// nodes read them: with none, they would be ignored, and the connection believed encrypted.
+        if !amqp.endpoints.contains(where: \.usesTLS) {
+            if let file = tls.caFile { throw caFile.invalid(file) }
+            if let file = tls.certificateFile { throw certFile.invalid(file) }
         }
         amqp.connectionName = "checkout-worker@\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
         return amqp
