@@ -86,7 +86,8 @@ public struct OperationsServer: Service {
     }
 
     private func router() -> Router<BasicRequestContext> {
-        let router = Router()
+        // HEAD answers as GET without the body: some load balancers and monitors probe with it.
+        let router = Router(options: .autoGenerateHeadEndpoints)
         router.get("health/live") { [isAlive] _, _ in isAlive() ? HTTPResponse.Status.ok : .serviceUnavailable }
         router.get("health/ready") { _, _ in await readiness() }
         router.get("metrics") { _, _ in metrics() }

@@ -5,15 +5,17 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// What the operations server answered to one `GET`.
+/// What the operations server answered to one request.
 struct HTTPResult {
     let status: Int
     let contentType: String?
     let body: String
 
-    /// Sends `GET path` to the server on this machine, with a bound wait so a hung server fails the test.
-    static func get(_ path: String, port: Int) async throws -> HTTPResult {
+    /// Sends `GET path` (or another method) to the server on this machine, with a bound wait so a hung
+    /// server fails the test.
+    static func get(_ path: String, port: Int, method: String = "GET") async throws -> HTTPResult {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
         request.timeoutInterval = 10
         let (data, response) = try await URLSession.shared.data(for: request)
         let http = try #require(response as? HTTPURLResponse)
