@@ -73,6 +73,26 @@ import Testing
         #expect(missing.standardError.contains("/nonexistent/body.json"), "\(missing.standardError)")
     }
 
+    /// The longest message_id the worker takes is sent and answered; a longer one, which a reply queue
+    /// named after it could not even fit, is refused before anything is published.
+    @Test func sendsTheLongestMessageIDTheWorkerTakesAndRefusesALongerOne() async throws {
+        try await withVirtualHostWorld { world, _ in
+            let longest = String(repeating: "m", count: 200)
+            let run = try await ExecutableRun.run(
+                ExecutableRun.checkoutWorker,
+                ["send", "sync-cart", "--json", Bodies.syncCart(cart: "cart-long-id"), "--message-id", longest, "--wait", "--timeout", "20s"],
+                environment: ["CHECKOUT_AMQP_URL": world.brokerURL, "CHECKOUT_LOG_LEVEL": "warning"])
+            #expect(await run.status == 0, "\(run.standardError)")
+            #expect(run.standardOutput.contains("cart.synced (message_id \(longest)/cart.synced)"), "\(run.standardOutput)")
+
+            let longer = try await ExecutableRun.run(
+                ExecutableRun.checkoutWorker, ["send", "sync-cart", "--json", "{}", "--message-id", longest + "m"],
+                environment: ["CHECKOUT_AMQP_URL": world.brokerURL])
+            #expect(await longer.status == 64)
+            #expect(longer.standardError.contains("--message-id must be 1–200 printable ASCII characters (has 201)"), "\(longer.standardError)")
+        }
+    }
+
     /// As every duration setting: a whole number with its unit, more than zero.
     @Test(arguments: ["soon", "20", "0s", "1.5s"])
     func refusesATimeoutThatIsNotADurationAsSettingsWriteThem(timeout: String) async throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CheckoutDomain
 import CheckoutMessaging
 import Foundation
 import Logging
@@ -35,7 +36,7 @@ struct SendSubcommand: AsyncParsableCommand {
     @Option(help: "The command's JSON body; @PATH reads it from a file, - from standard input.")
     var json: String
 
-    @Option(help: "The command's message_id (default: a new UUID).")
+    @Option(help: "The command's message_id, 1–200 printable ASCII characters (default: a new UUID).")
     var messageID: String?
 
     @Flag(help: "Wait for the result event (through a reply_to queue) and print it.")
@@ -47,6 +48,16 @@ struct SendSubcommand: AsyncParsableCommand {
     var timeout: Duration = .seconds(30)
 
     @OptionGroup(title: "Broker") var broker: BrokerSettings
+
+    /// One the worker would refuse is refused here, before anything is published.
+    func validate() throws {
+        guard let messageID else { return }
+        do {
+            _ = try CommandID(messageID)
+        } catch {
+            throw ArgumentParser.ValidationError("--message-id \(error.reason)")
+        }
+    }
 
     func run() async throws {
         let (amqp, names) = try readSettings(broker) { config throws(ConfigurationError) in
