@@ -277,6 +277,34 @@ import Testing
             #expect(DeadLetterDetails.escaped([0x7B, 0xFF, 0x0A, 0x5C]) == #"{\xFF\n\\"#)
         }
     }
+
+    /// Anyone allowed to publish to the dead-letter exchange writes its headers: values no worker writes
+    /// are shown as unknown or as they are, never as a number they are not.
+    @Test func rendersHeadersNoWorkerWritesAsTheyAre() async throws {
+        try await withDeadLetters(mixed: false) { world, queue in
+            var nested = AMQPFieldValue.string("bottom")
+            for _ in 0..<40 { nested = .table(["in": nested]) }
+            let headers: AMQPFieldTable = [
+                RetryHeaders.errorReason: "retries-exhausted", RetryHeaders.retryCount: .int64(.min),
+                "price": .decimal(scale: 255, value: 12345), "small": .decimal(scale: 2, value: 5), "deep": nested,
+            ]
+            try await world.client.publish(
+                AMQPMessage(
+                    exchange: world.names.deadLetter, routingKey: "cart.sync",
+                    properties: AMQPProperties(headers: headers, messageID: "forged"), body: Array("{}".utf8)))
+            let letter = try #require(try await queue.all().first)
+
+            #expect(letter.retryCount == nil)
+            #expect(DeadLetterTable.row(letter, now: Date()).contains("retries-exhausted         -"))
+            let json = try #require(
+                try JSONSerialization.jsonObject(with: Data(try DeadLetterJSONLine(letter, now: Date()).text().utf8)) as? [String: Any])
+            #expect(json["retryCount"] is NSNull)
+            let details = DeadLetterDetails.text(letter, queue: queue.name)
+            #expect(details.contains("price: 0." + String(repeating: "0", count: 250) + "12345"), "\(details)")
+            #expect(details.contains("small: 0.05"))
+            #expect(details.contains("headers (tables and arrays nested over 32 deep were not read, and show as null):"))
+        }
+    }
 }
 
 extension DeadLetterReplayOutcome {

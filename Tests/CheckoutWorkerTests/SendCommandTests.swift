@@ -80,7 +80,10 @@ import Testing
             let longest = String(repeating: "m", count: 200)
             let run = try await ExecutableRun.run(
                 ExecutableRun.checkoutWorker,
-                ["send", "sync-cart", "--json", Bodies.syncCart(cart: "cart-long-id"), "--message-id", longest, "--wait", "--timeout", "20s"],
+                [
+                    "send", "sync-cart", "--json", Bodies.syncCart(cart: "cart-long-id"), "--message-id", longest, "--wait", "--timeout",
+                    "20s",
+                ],
                 environment: ["CHECKOUT_AMQP_URL": world.brokerURL, "CHECKOUT_LOG_LEVEL": "warning"])
             #expect(await run.status == 0, "\(run.standardError)")
             #expect(run.standardOutput.contains("cart.synced (message_id \(longest)/cart.synced)"), "\(run.standardOutput)")
@@ -89,7 +92,8 @@ import Testing
                 ExecutableRun.checkoutWorker, ["send", "sync-cart", "--json", "{}", "--message-id", longest + "m"],
                 environment: ["CHECKOUT_AMQP_URL": world.brokerURL])
             #expect(await longer.status == 64)
-            #expect(longer.standardError.contains("--message-id must be 1–200 printable ASCII characters (has 201)"), "\(longer.standardError)")
+            #expect(
+                longer.standardError.contains("--message-id must be 1–200 printable ASCII characters (has 201)"), "\(longer.standardError)")
         }
     }
 

@@ -31,8 +31,12 @@ public struct DeadLetter: Sendable {
 
     public var detail: String? { header(RetryHeaders.errorDetail)?.stringValue }
 
-    /// How many retries came before it was given up; 0 for input dead-lettered at once.
-    public var retryCount: Int { header(RetryHeaders.retryCount)?.intValue ?? 0 }
+    /// How many retries came before it was given up; 0 for input dead-lettered at once, nil for a header
+    /// that is no count (negative, or not a whole number), which no worker wrote.
+    public var retryCount: Int? {
+        guard let header = header(RetryHeaders.retryCount) else { return 0 }
+        return header.intValue.flatMap { $0 >= 0 ? $0 : nil }
+    }
 
     /// When the worker dead-lettered it; nil for a time past the year 9999, which no worker wrote (the
     /// queue takes publishes from anyone allowed to), and whose age in seconds would not fit an `Int`.

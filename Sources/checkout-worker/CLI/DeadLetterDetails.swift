@@ -24,7 +24,10 @@ enum DeadLetterDetails {
         for case let (name, value?) in values {
             lines.append("  \(name): \(value)")
         }
-        lines.append("headers:")
+        lines.append(
+            letter.delivery.headersTruncated
+                ? "headers (tables and arrays nested over \(AMQPDelivery.maximumHeaderDepth) deep were not read, and show as null):"
+                : "headers:")
         for (name, value) in (properties.headers ?? [:]).sorted(by: { $0.key < $1.key }) {
             lines.append("  \(name): \(describe(value, nested: false))")
         }
@@ -53,7 +56,7 @@ enum DeadLetterDetails {
         case .uint64(let v): "\(v)"
         case .float(let v): "\(v)"
         case .double(let v): "\(v)"
-        case .decimal(let scale, let v): "\(Decimal(v) / pow(Decimal(10), Int(scale)))"
+        case .decimal(let scale, let v): decimal(v, scale: Int(scale))
         case .string(let text): escaped(text, quoted: nested)
         case .bytes(let bytes): "bytes \"\(escaped(bytes))\""
         case .timestamp(let timestamp): describe(timestamp)
@@ -62,6 +65,14 @@ enum DeadLetterDetails {
             "{" + table.sorted { $0.key < $1.key }.map { "\($0.key): \(describe($0.value, nested: true))" }.joined(separator: ", ") + "}"
         case .void: "null"
         }
+    }
+
+    /// `value` × 10^-`scale` written out exactly: a scale can reach 255, past what `Decimal` holds.
+    static func decimal(_ value: UInt32, scale: Int) -> String {
+        let digits = String(value)
+        guard scale > 0 else { return digits }
+        let padded = String(repeating: "0", count: max(0, scale + 1 - digits.count)) + digits
+        return padded.dropLast(scale) + "." + padded.suffix(scale)
     }
 
     /// Indented JSON with sorted keys, or nil when the body is not JSON.

@@ -9,7 +9,7 @@ struct DeadLetterJSONLine: Encodable {
     let routingKey: String
     let reason: String?
     let detail: String?
-    let retryCount: Int
+    let retryCount: Int?
     /// ISO 8601, UTC.
     let deadLetteredAt: String?
     let ageSeconds: Int?

@@ -16,7 +16,7 @@ enum DeadLetterTable {
             "\(letter.position)",
             letter.routingKey,
             letter.reason ?? "-",
-            "\(letter.retryCount)",
+            letter.retryCount.map { "\($0)" } ?? "-",
             letter.messageID ?? "-",
             letter.deadLetteredAt.map { age(since: $0, now: now) } ?? "-",
             (letter.detail ?? "").replacing(/\s+/, with: " "),

@@ -9,7 +9,7 @@ enum MixedDeadLetters {
     struct Expected: Equatable {
         var routingKey: String
         var reason: String
-        var retryCount: Int
+        var retryCount: Int?
         var messageID: String?
     }
 
