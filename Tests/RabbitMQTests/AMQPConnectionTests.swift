@@ -40,6 +40,26 @@ import Testing
         _ = try await connection.deleteQueue(queue)
     }
 
+    /// With heartbeats off, only TCP keepalive notices a broker that vanished without a word: the socket
+    /// probes after 30 s of silence, not the kernel's 2 hours, as `ss` shows its keepalive timer, here while
+    /// a silent peer holds the handshake.
+    @Test func probesASilentPeerWithinAMinuteEvenWithHeartbeatsOff() async throws {
+        let peer = try SilentListener()
+        let configuration = try TestBroker.configuration(urls: "amqp://guest:guest@127.0.0.1:\(peer.port)/%2F", heartbeatSeconds: 0)
+        let connecting = Task { try await TestBroker.connect(configuration) }
+
+        var sockets = ""
+        for _ in 0..<100 where !sockets.contains("ESTAB") {
+            try await Task.sleep(for: .milliseconds(50))
+            sockets = try TestBroker.output(of: "/usr/bin/ss", "-tnoH", "dst", "127.0.0.1:\(peer.port)")
+        }
+        // The kernel's default is a first probe after 2 hours (`timer:(keepalive,119min,0)`).
+        let timer = try #require(sockets.firstMatch(of: /timer:\(keepalive,(\d+)sec,/), "\(sockets)")
+        #expect(Int(timer.1)! <= 30)
+        connecting.cancel()
+        _ = await connecting.result
+    }
+
     @Test func manyPublishesAwaitTheirConfirmsAtOnce() async throws {
         let connection = try await TestBroker.connect()
         defer { Task { await connection.close() } }
