@@ -156,6 +156,22 @@ import Testing
         #expect(sut.events.isEmpty && sut.deadLetters.isEmpty)
     }
 
+    /// Past the shutdown's grace period the handler itself is cancelled: the command is handed back to
+    /// the broker for another worker at once, without spending a retry on a failure that was not its own.
+    @Test func aCommandCancelledWithTheWorkerIsHandedBackWithoutSpendingARetry() async throws {
+        let sut = try await CommandHandlerSUT.make(pauseBeforeRequeue: .seconds(60))
+        sut.failures.fail(with: RetryableError(code: .databaseUnavailable, context: "cancelled while waiting for the database"))
+
+        let handling = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "sync-1"), body: ClientMessages.syncCart())
+        }
+        let delivery = await handling.value
+
+        #expect(sut.settledLast(delivery) == .nack(requeue: true))
+        #expect(sut.retries.isEmpty && sut.events.isEmpty && sut.deadLetters.isEmpty)
+    }
+
     @Test func aPermanentFailureIsAnsweredUnavailableAtOnceAndDeadLetteredFailedPermanently() async throws {
         let sut = try await CommandHandlerSUT.make()
         sut.failures.fail(with: Defect())

@@ -130,7 +130,12 @@ struct CommandHandler: Sendable {
         } catch {
             let failure = Self.retryable(error)
             span.recordError(failure)
-            if failure.code == .commandInProgress {
+            if Task.isCancelled {
+                // The worker is stopping past its grace period: not a failure of the command, so no retry
+                // is spent; the broker hands it straight to another worker (a closed connection does too).
+                logger.notice("stopped before the command finished; handing it back to the broker", error: failure)
+                delivery.nack(requeue: true)
+            } else if failure.code == .commandInProgress {
                 // Another worker has it, or had it and died: look again after the shortest delay, without
                 // spending a retry, until it finishes or its claim is taken over.
                 await lookAgain(delivery, envelope, because: "the command is claimed by another worker", start: start, logger: logger)
@@ -232,8 +237,12 @@ struct CommandHandler: Sendable {
             delivery.ack()
             metrics.completed(kind, result, since: start)
         } catch {
-            logger.error("could not route the message; it will be delivered again", error: error)
-            try? await Task.sleep(for: pauseBeforeRequeue)
+            if Task.isCancelled {
+                logger.notice("stopped before the message was routed; it will be delivered again", error: error)
+            } else {
+                logger.error("could not route the message; it will be delivered again", error: error)
+                try? await Task.sleep(for: pauseBeforeRequeue)
+            }
             delivery.nack(requeue: true)
         }
     }
