@@ -176,10 +176,14 @@ public final class AMQPConnection: Service {
     }
 
     /// Whether the queue exists with the properties and arguments `queue` declares: RabbitMQ refuses a
-    /// declare that differs from the queue it has. Throws (404) when there is no such queue, and
-    /// creates none.
-    public func queueMatches(_ queue: AMQPTopology.Queue) async throws -> Bool {
-        try await queueOperation(.matches(queue)) == 1
+    /// declare that differs from the queue it has. Nil when the user may not configure the queue, which
+    /// a declare needs. Throws (404) when there is no such queue, and creates none.
+    public func queueMatches(_ queue: AMQPTopology.Queue) async throws -> Bool? {
+        switch try await queueOperation(.matches(queue)) {
+        case 1: true
+        case 0: false
+        default: nil
+        }
     }
 
     /// Removes every message from a queue; returns how many there were.

@@ -249,6 +249,8 @@ extension AMQPConnectionDriver {
                 return 1
             } catch  where error.replyCode == 406 {
                 return 0
+            } catch  where error.replyCode == 403 {
+                return 2
             }
         case .purge(let queue):
             return try rpc(channel, expecting: AMQPMethod.queuePurgeOK) { wire throws(AMQPError) in

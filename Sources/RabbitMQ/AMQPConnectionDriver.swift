@@ -43,7 +43,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     }
 
     enum QueueOperation {
-        /// 1 when the queue exists as declared, 0 when it exists otherwise.
+        /// 1 when the queue exists as declared, 0 when it exists otherwise, 2 when the user may not declare it.
         case matches(AMQPTopology.Queue)
         case purge(String)
         case deleteQueue(String)

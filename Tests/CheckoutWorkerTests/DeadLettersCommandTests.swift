@@ -23,10 +23,10 @@ import Testing
             #expect(list.outputLines[4] == "3 of the 3 dead letters in checkout.dead-letter")
 
             let cut = try await run(world, "list", "--limit", "1")
-            #expect(cut.outputLines.last == "1 of the 3 dead letters in checkout.dead-letter; --limit 3 lists them all")
+            #expect(cut.outputLines.last == "1 of the 3 dead letters in checkout.dead-letter; a larger --limit lists more")
 
             let json = try await run(world, "list", "--json", "--limit", "2")
-            #expect(json.standardError.contains("2 of the 3 dead letters in checkout.dead-letter; --limit 3 lists them all"))
+            #expect(json.standardError.contains("2 of the 3 dead letters in checkout.dead-letter; a larger --limit lists more"))
             let objects = try json.outputLines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
             #expect(objects.map { $0["messageId"] as? String } == ["cli-a", "cli-b"])
             #expect(objects.map { $0["retryCount"] as? Int } == [2, 0])
@@ -109,6 +109,32 @@ import Testing
             let left = try await queue.all()
             #expect(left.count == 3)
             #expect(left.allSatisfy { $0.reason == "missing-message-id" && $0.messageID == nil })
+        }
+    }
+
+    /// Whether positions hold is asked with a declare, which needs the configure permission: a user who
+    /// may only read and write the queue is refused positions, told why, and names dead letters otherwise.
+    @Test func aUserWhoMayNotConfigureTheQueueIsToldWhyPositionsAreRefused() async throws {
+        try await withVirtualHostWorld { world, _ in
+            try await world.publishDeadLetter(
+                .syncCart, Bodies.syncCart(), messageID: nil, reason: "missing-message-id", retryCount: 0)
+            let virtualHost = try #require(URL(string: world.brokerURL)?.lastPathComponent)
+            try await TestVirtualHost.withUser(on: virtualHost, configure: "^$", write: ".*", read: ".*") { url in
+                let environment = ["CHECKOUT_AMQP_URL": url, "CHECKOUT_LOG_LEVEL": "warning"]
+                let refused = try await ExecutableRun.run(
+                    ExecutableRun.checkoutWorker, ["dead-letters", "show", "1"], environment: environment)
+                #expect(await refused.status == 1)
+                #expect(refused.standardError.contains("this user may not configure the queue"), "\(refused.standardError)")
+
+                let list = try await ExecutableRun.run(ExecutableRun.checkoutWorker, ["dead-letters", "list"], environment: environment)
+                #expect(await list.status == 0, "\(list.standardError)")
+                #expect(list.outputLines.last?.hasPrefix("cannot tell whether positions in checkout.dead-letter hold") == true)
+
+                let byReason = try await ExecutableRun.run(
+                    ExecutableRun.checkoutWorker, ["dead-letters", "show", "--reason", "missing-message-id"], environment: environment)
+                #expect(await byReason.status == 0, "\(byReason.standardError)")
+                #expect(byReason.standardOutput.contains("x-error-reason: missing-message-id"))
+            }
         }
     }
 

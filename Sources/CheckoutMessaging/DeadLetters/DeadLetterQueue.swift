@@ -9,7 +9,8 @@ public import RabbitMQ
 /// with an ack (in its place on a classic queue, see ``keepsPositions()``), and a replayed one is
 /// removed only after the broker confirmed its copy. So an operation interrupted at any point loses
 /// nothing: at worst a message replayed just before is still dead-lettered, and replaying it again
-/// makes the worker, which handles a `message_id` once, only publish its result again. Run one operation at a time: what one holds, another does not see.
+/// makes the worker, which handles a `message_id` once, only publish its result again. Run one
+/// operation at a time: what one holds, another does not see.
 public struct DeadLetterQueue: Sendable {
     private let connection: AMQPConnection
     private let configuration: MessagingConfiguration
@@ -29,17 +30,16 @@ public struct DeadLetterQueue: Sendable {
         try await read(upTo: limit, each)
     }
 
-    /// Whether a position names the same dead letter from one operation to the next. A classic queue
-    /// puts a message handed back in its place; RabbitMQ 3 puts one handed back to a quorum queue behind
-    /// the others, so there a read that stops early moves what it read to the tail. Only a queue that
-    /// RabbitMQ confirms is classic is taken to keep them.
-    public func keepsPositions() async throws -> Bool {
+    /// Whether a position names the same dead letter from one operation to the next; nil when the broker
+    /// would not say. A classic queue puts a message handed back in its place; RabbitMQ 3 puts one handed
+    /// back to a quorum queue behind the others, so there a read that stops early moves what it read to
+    /// the tail. Only a queue that RabbitMQ confirms is classic is taken to keep them.
+    public func keepsPositions() async throws -> Bool? {
         try await connection.queueMatches(.init(name: name, arguments: ["x-queue-type": .string(QueueType.classic.rawValue)]))
     }
 
-    /// The dead letters `ids` name, in queue order; removes none.
-    public func find(_ ids: [DeadLetterID]) async throws -> [DeadLetter] {
-        let selection = DeadLetterSelection.ids(ids)
+    /// The selected dead letters, in queue order; removes none.
+    public func find(_ selection: DeadLetterSelection) async throws -> [DeadLetter] {
         try await refuseMovingPositions(selection)
         var found: [DeadLetter] = []
         try await read(upTo: selection.lastPosition) { letter in
@@ -104,8 +104,11 @@ public struct DeadLetterQueue: Sendable {
     }
 
     private func refuseMovingPositions(_ selection: DeadLetterSelection) async throws {
-        if selection.namesPositions, try await !keepsPositions() {
-            throw DeadLetterQueueError.positionsMove(queue: name)
+        guard selection.namesPositions else { return }
+        switch try await keepsPositions() {
+        case true: return
+        case false: throw DeadLetterQueueError(code: .positionsMove, queue: name)
+        case nil: throw DeadLetterQueueError(code: .positionsUnknown, queue: name)
         }
     }
 

@@ -16,8 +16,8 @@ struct DeadLettersListSubcommand: AsyncParsableCommand {
             """
     )
 
-    /// The broker holds every message listed, unacknowledged, until the listing ends: while RabbitMQ 3.10
-    /// took back 30,000, the workers' dead-letter publishes waited past their confirm timeout.
+    /// The broker holds every message listed, unacknowledged, until the listing ends, and taking back tens
+    /// of thousands at once keeps it from confirming the workers' own dead-letter publishes in time.
     @Option(help: "List at most this many, from the head of the queue; the broker holds each until the listing ends.")
     var limit = 100
 
@@ -45,11 +45,16 @@ struct DeadLettersListSubcommand: AsyncParsableCommand {
             }
             let cut = shown < held
             var summary = held == 0 ? "\(queue.name) is empty" : "\(shown) of the \(held) dead letters in \(queue.name)"
-            if cut { summary += "; --limit \(held) lists them all" }
+            if cut { summary += "; a larger --limit lists more" }
             // Scripts reading JSON lines learn of a cut listing on standard error.
             let note = json ? StandardError.line : StandardOutput.line
             if !json || cut { note(summary) }
-            if held > 0, try await !queue.keepsPositions() { note("\(DeadLetterQueueError.positionsMove(queue: queue.name))") }
+            guard held > 0 else { return }
+            switch try await queue.keepsPositions() {
+            case true: break
+            case false: note("\(DeadLetterQueueError(code: .positionsMove, queue: queue.name))")
+            case nil: note("\(DeadLetterQueueError(code: .positionsUnknown, queue: queue.name))")
+            }
         }
     }
 }

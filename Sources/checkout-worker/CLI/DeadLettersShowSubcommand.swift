@@ -7,19 +7,31 @@ struct DeadLettersShowSubcommand: AsyncParsableCommand {
         commandName: "show",
         abstract: "Print a dead letter whole: its properties, headers and body; nothing is removed.",
         discussion:
-            "The body is printed as indented JSON when it is JSON, with its bytes escaped otherwise. A message_id shared by several dead letters shows each."
+            "The body is printed as indented JSON when it is JSON, with its bytes escaped otherwise. A message_id shared by several dead letters, or --reason, shows each."
     )
 
     @Argument(help: "A position (as `list` shows it) or a message_id; id:NUMBER for a message_id that is a number.")
-    var id: String
+    var id: String?
+
+    @Option(help: ArgumentHelp("Every dead letter with this x-error-reason instead, e.g. missing-message-id.", valueName: "code"))
+    var reason: String?
 
     @OptionGroup(title: "Broker") var broker: BrokerSettings
 
+    func validate() throws {
+        guard (id == nil) != (reason == nil) else {
+            throw ValidationError("name the dead letters with an ID or --reason CODE (one of them)")
+        }
+    }
+
     func run() async throws {
-        let id = DeadLetterID(id)
+        let selection: DeadLetterSelection = reason.map { .reason($0) } ?? .ids([DeadLetterID(id ?? "")])
         try await DeadLettersSubcommand.withQueue(broker) { queue in
-            let letters = try await queue.find([id])
-            guard !letters.isEmpty else { throw SubcommandFailure("\(queue.name) has no dead letter at \(id)") }
+            let letters = try await queue.find(selection)
+            guard !letters.isEmpty else {
+                throw SubcommandFailure(
+                    "\(queue.name) has no dead letter \(reason.map { "with reason \($0)" } ?? "at \(DeadLetterID(id ?? ""))")")
+            }
             StandardOutput.line(letters.map { DeadLetterDetails.text($0, queue: queue.name) }.joined(separator: "\n\n"))
         }
     }

@@ -11,11 +11,13 @@ struct DeadLettersSubcommand: AsyncParsableCommand {
         discussion: """
             An ID is a position in the queue as `list` shows it (1 is the head), or a message_id, which names \
             every dead letter with that id. Positions move when messages before them are removed, so prefer \
-            message_ids; dead letters of input without a message_id have only a position. Write a message_id \
-            that is a number as id:NUMBER.
+            message_ids; dead letters of input without a message_id have a position and the reason \
+            missing-message-id. Positions hold only on a classic queue: on any other they are refused. Write a \
+            message_id that is a number as id:NUMBER.
 
             Every sub-command reads the queue from its head up to the messages it held when the command began, \
-            and leaves what it does not remove in its place. Run one at a time: what one holds, another does not see.
+            and leaves what it does not remove in the queue (in its place on a classic queue, behind the others on \
+            a quorum queue). Run one at a time: what one holds, another does not see.
             """,
         subcommands: [
             DeadLettersListSubcommand.self, DeadLettersShowSubcommand.self, DeadLettersReplaySubcommand.self,

@@ -18,6 +18,26 @@ struct TestVirtualHost {
         try await Self.rabbitmqctl("delete_vhost", name)
     }
 
+    /// Runs `body` with the URL of a user of its own on `virtualHost`, with these permissions (regular
+    /// expressions of names, as `rabbitmqctl set_permissions` takes them); deletes the user afterwards.
+    static func withUser(
+        on virtualHost: String, configure: String, write: String, read: String, _ body: (String) async throws -> Void
+    ) async throws {
+        let user = "test-user-\(UUID().uuidString.prefix(8))"
+        try await rabbitmqctl("add_user", user, user)
+        do {
+            try await rabbitmqctl("set_permissions", "-p", virtualHost, user, configure, write, read)
+            var url = try #require(URLComponents(string: TestWorld.brokerURL(virtualHost: virtualHost)))
+            url.user = user
+            url.password = user
+            try await body(try #require(url.string))
+        } catch {
+            try? await rabbitmqctl("delete_user", user)
+            throw error
+        }
+        try await rabbitmqctl("delete_user", user)
+    }
+
     /// Runs `rabbitmqctl` against the test node (`RABBITMQCTL`, set by scripts/test.sh); fails the test
     /// when it is not set.
     private static func rabbitmqctl(_ arguments: String...) async throws {
