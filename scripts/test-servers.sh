@@ -86,7 +86,7 @@ RMQ_PEERS=()
 RMQ_START_TIMEOUT="${RMQ_START_TIMEOUT:-90}"
 PG_START_TIMEOUT="${PG_START_TIMEOUT:-60}"
 RMQ_SBIN=/usr/lib/rabbitmq/bin
-PACKAGES=(rabbitmq-server librabbitmq-dev libssl-dev postgresql openssl pkg-config python3 python3-venv)
+PACKAGES=(rabbitmq-server librabbitmq-dev libssl-dev postgresql openssl pkg-config python3 python3-venv iproute2)
 
 LS_DIR="$STATE/localstripe"
 LS_VENV="$LS_DIR/venv"

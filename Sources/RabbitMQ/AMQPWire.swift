@@ -74,12 +74,17 @@ struct AMQPWire {
     }
 
     /// TCP keepalive probes after 30 s of silence, every 10 s, three unanswered ending the connection: a
-    /// broker that vanished without a word (its host gone, a NAT entry dropped) is then noticed within
-    /// a minute even with heartbeats off (`heartbeat=0`), rather than after the kernel's two hours and
-    /// more that librabbitmq's own `SO_KEEPALIVE` leaves.
+    /// broker that vanished without a word (its host gone, a NAT entry dropped) is then noticed by an idle
+    /// connection within a minute even with heartbeats off (`heartbeat=0`), rather than after the kernel's
+    /// two hours and more that librabbitmq's own `SO_KEEPALIVE` leaves.
     private static func keepAlive(_ socket: Int32) {
+        #if canImport(Darwin)
+        let idle = TCP_KEEPALIVE
+        #else
+        let idle = TCP_KEEPIDLE
+        #endif
         for (level, option, value) in [
-            (SOL_SOCKET, SO_KEEPALIVE, 1), (Int32(IPPROTO_TCP), TCP_KEEPIDLE, 30), (Int32(IPPROTO_TCP), TCP_KEEPINTVL, 10),
+            (SOL_SOCKET, SO_KEEPALIVE, 1), (Int32(IPPROTO_TCP), idle, 30), (Int32(IPPROTO_TCP), TCP_KEEPINTVL, 10),
             (Int32(IPPROTO_TCP), TCP_KEEPCNT, 3),
         ] {
             var value = Int32(value)

@@ -1,3 +1,5 @@
+#if os(Linux)
+import Foundation
 import Glibc
 
 /// A TCP port on this machine that takes connections (the kernel completes them, listen(2)'s backlog
@@ -18,7 +20,7 @@ struct SilentListener: ~Copyable {
             }
         }
         guard socket >= 0, bound else {
-            let error = SilentListenerError(errno: errno)
+            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
             close(socket)
             throw error
         }
@@ -28,7 +30,4 @@ struct SilentListener: ~Copyable {
 
     deinit { close(socket) }
 }
-
-struct SilentListenerError: Error {
-    let errno: Int32
-}
+#endif
