@@ -43,8 +43,6 @@ import Testing
         ("CHECKOUT_LOG_FORMAT", "xml"),
         ("CHECKOUT_AMQP_URL", "http://broker"),
         ("CHECKOUT_AMQP_CA_FILE", "/no/such/ca.pem"),
-        // Readable, but the default URL is amqp://: it would be ignored.
-        ("CHECKOUT_AMQP_CA_FILE", "/dev/null"),
         ("CHECKOUT_SHUTDOWN_GRACE_PERIOD", "forever"),
         ("CHECKOUT_CLAIM_LEASE", "999ms"),
         ("CHECKOUT_COMMANDS_EXCHANGE", "amq.topic"),
@@ -60,6 +58,28 @@ import Testing
             let message = "\(error)"
             return message.hasPrefix("\(name): '\(value)' is not valid; expected ") && message.count > name.count + value.count + 30
         }
+    }
+
+    /// A TLS file is read only for amqps:// nodes: given with none, or beside a node reached in plain
+    /// text, it would leave that connection unencrypted while the operator believes otherwise.
+    @Test(arguments: [
+        ("CHECKOUT_AMQP_CA_FILE", "amqp://broker", "CHECKOUT_AMQP_CA_FILE"),
+        ("CHECKOUT_AMQP_CERT_FILE", "amqp://broker", "CHECKOUT_AMQP_CERT_FILE"),
+        ("CHECKOUT_AMQP_CA_FILE", "amqps://a,amqp://b", "CHECKOUT_AMQP_URL"),
+    ])
+    func aTLSFileWithANodeReachedInPlainTextIsRefused(file: String, urls: String, blamed: String) {
+        func environment(_ urls: String) -> [String: String] {
+            var environment = ["CHECKOUT_AMQP_URL": urls, file: "/dev/null"]
+            // A certificate goes with its key.
+            if file == "CHECKOUT_AMQP_CERT_FILE" { environment["CHECKOUT_AMQP_KEY_FILE"] = "/dev/null" }
+            return environment
+        }
+        #expect {
+            try WorkerConfiguration(reading: TestWorld.reader(environment(urls)))
+        } throws: { error in
+            "\(error)".hasPrefix("\(blamed): ")
+        }
+        #expect(throws: Never.self) { try WorkerConfiguration(reading: TestWorld.reader(environment("amqps://a,amqps://b"))) }
     }
 
     /// CONTRACT.md: "every name is configurable".

@@ -9,7 +9,7 @@ import RabbitMQ
 /// that talks to RabbitMQ needs.
 struct BrokerSettings: SettingGroup {
     static let url = Setting(
-        "checkout.amqp.url", accepts: "amqp:// or amqps:// URLs, separated by commas",
+        "checkout.amqp.url", accepts: "amqp:// or amqps:// URLs, separated by commas, all amqps:// with TLS files",
         help: "Broker URLs, comma-separated for cluster nodes", default: "amqp://guest:guest@localhost:5672/%2F"
     )
     static let caFile = Setting(
@@ -114,8 +114,10 @@ struct BrokerSettings: SettingGroup {
         } catch {
             throw url.invalid(SecretMasking.maskingPasswords(in: urls))
         }
-        // Only amqps:// nodes read them: with none, they would be ignored, and the connection believed encrypted.
-        if !amqp.endpoints.contains(where: \.usesTLS) {
+        // Only amqps:// nodes read them: with none, they would be ignored; beside one, a node reached in
+        // plain text would be believed encrypted.
+        if tls.caFile != nil || tls.certificateFile != nil, !amqp.endpoints.allSatisfy(\.usesTLS) {
+            if amqp.endpoints.contains(where: \.usesTLS) { throw url.invalid(SecretMasking.maskingPasswords(in: urls)) }
             if let file = tls.caFile { throw caFile.invalid(file) }
             if let file = tls.certificateFile { throw certFile.invalid(file) }
         }
