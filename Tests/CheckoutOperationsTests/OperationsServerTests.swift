@@ -12,7 +12,7 @@ struct OperationsServerTests {
     @Test func answersLiveWhileRunning() async throws {
         try await withRunningServer(makeSUT()) { port in
             let live = try await HTTPResult.get("/health/live", port: port)
-            let head = try await HTTPResult.get("/health/live", port: port, method: "HEAD")
+            let head = try await HTTPResult.head("/health/live", port: port)
 
             #expect(live.status == 200)
             #expect(head.status == 200 && head.body.isEmpty)
@@ -57,7 +57,7 @@ struct OperationsServerTests {
             #expect(down.status == 503)
             #expect(down.body == #"{"status":"not-ready","checks":{"broker":"up","database":"down"}}"#)
             // Some load balancers and monitors probe with HEAD: the same status, no body.
-            let head = try await HTTPResult.get("/health/ready", port: port, method: "HEAD")
+            let head = try await HTTPResult.head("/health/ready", port: port)
             #expect(head.status == 503 && head.body.isEmpty)
 
             database.set(true)

@@ -11,9 +11,17 @@ struct HTTPResult {
     let contentType: String?
     let body: String
 
-    /// Sends `GET path` (or another method) to the server on this machine, with a bound wait so a hung
-    /// server fails the test.
-    static func get(_ path: String, port: Int, method: String = "GET") async throws -> HTTPResult {
+    /// Sends `GET path` to the server on this machine, with a bound wait so a hung server fails the test.
+    static func get(_ path: String, port: Int) async throws -> HTTPResult {
+        try await send("GET", path, port: port)
+    }
+
+    /// Sends `HEAD path`, as `get` does.
+    static func head(_ path: String, port: Int) async throws -> HTTPResult {
+        try await send("HEAD", path, port: port)
+    }
+
+    private static func send(_ method: String, _ path: String, port: Int) async throws -> HTTPResult {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         request.timeoutInterval = 10
