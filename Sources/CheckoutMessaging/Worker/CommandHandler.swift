@@ -129,13 +129,14 @@ struct CommandHandler: Sendable {
             return
         } catch {
             let failure = Self.retryable(error)
-            span.recordError(failure)
             if Task.isCancelled {
                 // The worker is stopping past its grace period: not a failure of the command, so no retry
                 // is spent; the broker hands it straight to another worker (a closed connection does too).
                 logger.notice("stopped before the command finished; handing it back to the broker", error: failure)
-                delivery.nack(requeue: true)
-            } else if failure.code == .commandInProgress {
+                return delivery.nack(requeue: true)
+            }
+            span.recordError(failure)
+            if failure.code == .commandInProgress {
                 // Another worker has it, or had it and died: look again after the shortest delay, without
                 // spending a retry, until it finishes or its claim is taken over.
                 await lookAgain(delivery, envelope, because: "the command is claimed by another worker", start: start, logger: logger)
