@@ -1,3 +1,4 @@
+import CheckoutDomain
 import Foundation
 import SQLKit
 import SQLiteKit
@@ -107,6 +108,35 @@ import Testing
                 await #expect(throws: SQLiteFailure.self) {
                     try await engine.read { try await Self.insert(1, on: $0) }
                 }
+            }
+        }
+    }
+
+    /// A disk that stops answering holds the writer's batch, and every write behind it: the database is
+    /// reported unreachable once the batch has taken longer than its limit, and reachable once it ends.
+    @Test func aBatchHeldPastItsLimitMakesTheDatabaseUnreachableUntilItEnds() async throws {
+        try await TestDatabase.sqlite.withFreshURL { url in
+            let path = String(url.dropFirst("sqlite://".count))
+            let engine = SQLiteEngine(
+                path: path, readers: 1, logger: TestLogger.logger, statistics: DatabaseStatistics(), stallLimit: .milliseconds(200))
+            try await engine.whileRunning {
+                try await engine.checkReachable()
+                let (started, start) = AsyncStream<Void>.makeStream()
+                let (gate, opening) = AsyncStream<Void>.makeStream()
+                let held = Task {
+                    try await engine.transaction { _ in
+                        start.yield()
+                        for await _ in gate {}
+                        return .commit(())
+                    }
+                }
+                for await _ in started { break }
+                try await Task.sleep(for: .milliseconds(300))
+
+                await #expect(throws: RetryableError.self) { try await engine.checkReachable() }
+                opening.finish()
+                try await held.value
+                try await engine.checkReachable()
             }
         }
     }

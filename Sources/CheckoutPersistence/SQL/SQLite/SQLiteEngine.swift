@@ -1,3 +1,4 @@
+import CheckoutDomain
 import Logging
 import SQLKit
 import ServiceLifecycle
@@ -5,16 +6,22 @@ import ServiceLifecycle
 /// SQLite through one writer connection that commits queued writes in batches (``SQLiteWriter``) and a
 /// pool of read-only connections that read beside it (WAL).
 struct SQLiteEngine: SQLEngine {
+    private let path: String
     private let readers: SQLiteConnectionPool
     private let writer: SQLiteWriter
     private let statistics: DatabaseStatistics
+    private let stallLimit: Duration
 
-    /// - Parameter readers: Read-only connections at most, besides the one writer.
-    init(path: String, readers: Int, logger: Logger, statistics: DatabaseStatistics) {
+    /// - Parameters:
+    ///   - readers: Read-only connections at most, besides the one writer.
+    ///   - stallLimit: How long a batch of writes may take before the database is reported unreachable.
+    init(path: String, readers: Int, logger: Logger, statistics: DatabaseStatistics, stallLimit: Duration = .seconds(10)) {
         let file = SQLiteFile(path: path, logger: logger, statistics: statistics)
+        self.path = path
         self.readers = SQLiteConnectionPool(file: file, size: readers)
         writer = SQLiteWriter(file: file, statistics: statistics)
         self.statistics = statistics
+        self.stallLimit = stallLimit
     }
 
     /// A statement is a call on the writer's thread, not a round trip: it needs no functions.
@@ -41,7 +48,17 @@ struct SQLiteEngine: SQLEngine {
     /// The writer's `BEGIN IMMEDIATE` already excludes every other writer, in this process and in others.
     func lockForMigrations(_ database: any SQLDatabase, for limit: Duration) async throws {}
 
+    /// Also unreachable while the writer's batch has taken longer than `stallLimit`: a disk that stopped
+    /// answering holds every write, and a `SELECT 1` on a reader would not notice.
     func checkReachable() async throws {
+        let stalled = await writer.stalledFor
+        guard stalled <= stallLimit else {
+            throw RetryableError(
+                code: .databaseUnavailable,
+                context:
+                    "writing to SQLite database \(path): the writes being committed have waited \(stalled.components.seconds) s for the disk"
+            )
+        }
         try await read { try await $0.raw("SELECT 1").run() }
     }
 

@@ -15,6 +15,8 @@ actor SQLiteWriter {
     private var connection: SQLiteSession?
     private var queue: [QueuedWrite] = []
     private var writing: Task<Void, Never>?
+    /// When the batch being written began; nil between batches.
+    private var batchStarted: ContinuousClock.Instant?
     private var isClosed = false
 
     init(file: SQLiteFile, statistics: DatabaseStatistics, batchLimit: Int = 64) {
@@ -44,6 +46,10 @@ actor SQLiteWriter {
 
     /// How many writes wait for the next batch; tests wait on it to know a batch is complete before it starts.
     var queuedWrites: Int { queue.count }
+
+    /// How long the batch being written has taken so far; zero between batches. A batch takes
+    /// milliseconds; a disk that stops answering holds it, and every write queues behind it.
+    var stalledFor: Duration { batchStarted.map { .now - $0 } ?? .zero }
 
     /// Fails what is still queued, waits for the batch being written, then closes the connection.
     func close() async {
@@ -82,7 +88,9 @@ actor SQLiteWriter {
             batch.forEach { $0.fail(error) }
             return
         }
+        batchStarted = .now
         let (finished, failure) = await session.commit(batch, counting: statistics)
+        batchStarted = nil
         if let failure {
             batch.forEach { $0.fail(failure) }
             await connection?.close()
