@@ -50,13 +50,13 @@ import Testing
         let configuration = try TestBroker.configuration(urls: "amqp://guest:guest@127.0.0.1:\(peer.port)/%2F", heartbeatSeconds: 0)
         let connecting = Task { try await TestBroker.connect(configuration) }
 
-        // Polled until the timer shows: the socket is connected a moment before its options are set.
+        // librabbitmq turns keepalive on with the kernel's timings, a first probe after 2 hours
+        // (`timer:(keepalive,119min,0)`), before it connects; the worker's own come a moment after.
         var sockets = ""
-        for _ in 0..<100 where !sockets.contains("timer:(keepalive,") {
+        for _ in 0..<100 where sockets.firstMatch(of: /timer:\(keepalive,\d+sec,/) == nil {
             try await Task.sleep(for: .milliseconds(50))
             sockets = try TestBroker.output(of: "/usr/bin/ss", "-tnoH", "dst", "127.0.0.1:\(peer.port)")
         }
-        // The kernel's default is a first probe after 2 hours (`timer:(keepalive,119min,0)`).
         let timer = try #require(sockets.firstMatch(of: /timer:\(keepalive,(\d+)sec,/), "\(sockets)")
         #expect(Int(timer.1)! <= 30)
         connecting.cancel()
