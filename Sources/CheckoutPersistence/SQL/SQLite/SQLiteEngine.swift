@@ -55,9 +55,7 @@ struct SQLiteEngine: SQLEngine {
         guard stalled <= stallLimit else {
             throw RetryableError(
                 code: .databaseUnavailable,
-                context:
-                    "writing to SQLite database \(path): the writes being committed have waited \(stalled.components.seconds) s for the disk"
-            )
+                context: "writing to SQLite database \(path): a batch of writes has been committing for \(stalled.components.seconds) s")
         }
         try await read { try await $0.raw("SELECT 1").run() }
     }

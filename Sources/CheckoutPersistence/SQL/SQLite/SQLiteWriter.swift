@@ -47,8 +47,9 @@ actor SQLiteWriter {
     /// How many writes wait for the next batch; tests wait on it to know a batch is complete before it starts.
     var queuedWrites: Int { queue.count }
 
-    /// How long the batch being written has taken so far; zero between batches. A batch takes
-    /// milliseconds; a disk that stops answering holds it, and every write queues behind it.
+    /// How long the batch being written has taken so far, from opening the connection if it must to its
+    /// commit; zero between batches. A batch takes milliseconds; a disk that stops answering holds it,
+    /// and every write queues behind it.
     var stalledFor: Duration { batchStarted.map { .now - $0 } ?? .zero }
 
     /// Fails what is still queued, waits for the batch being written, then closes the connection.
@@ -81,6 +82,8 @@ actor SQLiteWriter {
 
     /// A connection whose transaction failed is closed, not reused: it may still be inside it.
     private func write(_ batch: [QueuedWrite]) async {
+        batchStarted = .now
+        defer { batchStarted = nil }
         let session: SQLiteSession
         do {
             session = try await openConnection()
@@ -88,9 +91,7 @@ actor SQLiteWriter {
             batch.forEach { $0.fail(error) }
             return
         }
-        batchStarted = .now
         let (finished, failure) = await session.commit(batch, counting: statistics)
-        batchStarted = nil
         if let failure {
             batch.forEach { $0.fail(failure) }
             await connection?.close()
