@@ -60,8 +60,8 @@ import Testing
         }
     }
 
-    /// A TLS file is read only for amqps:// nodes: given with none, or beside a node reached in plain
-    /// text, it would leave that connection unencrypted while the operator believes otherwise.
+    /// A TLS file is read only for amqps:// nodes: given with none, it would be ignored; and a node
+    /// reached in plain text beside amqps:// ones would be believed encrypted.
     @Test(arguments: [
         ("CHECKOUT_AMQP_CA_FILE", "amqp://broker", "CHECKOUT_AMQP_CA_FILE"),
         ("CHECKOUT_AMQP_CERT_FILE", "amqp://broker", "CHECKOUT_AMQP_CERT_FILE"),
@@ -80,6 +80,11 @@ import Testing
             "\(error)".hasPrefix("\(blamed): ")
         }
         #expect(throws: Never.self) { try WorkerConfiguration(reading: TestWorld.reader(environment("amqps://a,amqps://b"))) }
+        #expect {
+            try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_AMQP_URL": "amqps://a,amqp://b"]))
+        } throws: { error in
+            "\(error)".hasPrefix("CHECKOUT_AMQP_URL: ")
+        }
     }
 
     /// CONTRACT.md: "every name is configurable".

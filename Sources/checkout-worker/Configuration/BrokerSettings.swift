@@ -9,13 +9,13 @@ import RabbitMQ
 /// that talks to RabbitMQ needs.
 struct BrokerSettings: SettingGroup {
     static let url = Setting(
-        "checkout.amqp.url", accepts: "amqp:// or amqps:// URLs, separated by commas, all amqps:// with TLS files",
+        "checkout.amqp.url", accepts: "amqp:// or amqps:// URLs, separated by commas, all of one scheme (amqps:// with TLS files)",
         help: "Broker URLs, comma-separated for cluster nodes", default: "amqp://guest:guest@localhost:5672/%2F"
     )
     static let caFile = Setting(
-        "checkout.amqp.caFile", accepts: "a readable PEM file, with an amqps:// URL", help: "CA certificate for amqps://")
+        "checkout.amqp.caFile", accepts: "a readable PEM file, with amqps:// URLs only", help: "CA certificate for amqps://")
     static let certFile = Setting(
-        "checkout.amqp.certFile", accepts: "a readable PEM file, given with CHECKOUT_AMQP_KEY_FILE, with an amqps:// URL",
+        "checkout.amqp.certFile", accepts: "a readable PEM file, given with CHECKOUT_AMQP_KEY_FILE, with amqps:// URLs only",
         help: "Client certificate for amqps://"
     )
     static let keyFile = Setting(
@@ -114,13 +114,12 @@ struct BrokerSettings: SettingGroup {
         } catch {
             throw url.invalid(SecretMasking.maskingPasswords(in: urls))
         }
-        // Only amqps:// nodes read them: with none, they would be ignored; beside one, a node reached in
-        // plain text would be believed encrypted.
-        if tls.caFile != nil || tls.certificateFile != nil, !amqp.endpoints.allSatisfy(\.usesTLS) {
-            if amqp.endpoints.contains(where: \.usesTLS) { throw url.invalid(SecretMasking.maskingPasswords(in: urls)) }
-            if let file = tls.caFile { throw caFile.invalid(file) }
-            if let file = tls.certificateFile { throw certFile.invalid(file) }
-        }
+        // A node reached in plain text beside amqps:// ones would be believed encrypted; TLS files with no
+        // amqps:// node would be ignored.
+        let encrypted = amqp.endpoints.filter(\.usesTLS).count
+        if encrypted > 0, encrypted < amqp.endpoints.count { throw url.invalid(SecretMasking.maskingPasswords(in: urls)) }
+        if encrypted == 0, let file = tls.caFile { throw caFile.invalid(file) }
+        if encrypted == 0, let file = tls.certificateFile { throw certFile.invalid(file) }
         amqp.connectionName = "checkout-worker@\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
         return amqp
     }
