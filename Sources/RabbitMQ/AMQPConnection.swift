@@ -179,10 +179,10 @@ public final class AMQPConnection: Service {
     /// declare that differs from the queue it has. Nil when the user may not configure the queue, which
     /// a declare needs. Throws (404) when there is no such queue, and creates none.
     public func queueMatches(_ queue: AMQPTopology.Queue) async throws -> Bool? {
-        switch try await queueOperation(.matches(queue)) {
-        case 1: true
-        case 0: false
-        default: nil
+        switch AMQPConnectionDriver.QueueMatch(rawValue: try await queueOperation(.matches(queue))) {
+        case .matches: true
+        case .differs: false
+        case .refused, nil: nil
         }
     }
 

@@ -246,11 +246,11 @@ extension AMQPConnectionDriver {
                 _ = try rpc(channel, expecting: AMQPMethod.queueDeclareOK) { wire throws(AMQPError) in
                     try wire.sendDeclare(queue, on: channel, arena: arena)
                 }
-                return 1
+                return QueueMatch.matches.rawValue
             } catch  where error.replyCode == 406 {
-                return 0
+                return QueueMatch.differs.rawValue
             } catch  where error.replyCode == 403 {
-                return 2
+                return QueueMatch.refused.rawValue
             }
         case .purge(let queue):
             return try rpc(channel, expecting: AMQPMethod.queuePurgeOK) { wire throws(AMQPError) in

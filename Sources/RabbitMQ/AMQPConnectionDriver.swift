@@ -43,7 +43,7 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
     }
 
     enum QueueOperation {
-        /// 1 when the queue exists as declared, 0 when it exists otherwise, 2 when the user may not declare it.
+        /// Answers a ``QueueMatch``'s raw value.
         case matches(AMQPTopology.Queue)
         case purge(String)
         case deleteQueue(String)
@@ -55,6 +55,14 @@ final class AMQPConnectionDriver: @unchecked Sendable, AMQPDeliverySettling {
         var isFinished = false
         /// The driver is (about to be) asleep in poll(2): the next submitter writes to the wake-up pipe.
         var driverIsAsleep = false
+    }
+
+    /// What a declare said of an existing queue, as a queue operation's answer.
+    enum QueueMatch: UInt32 {
+        case differs
+        case matches
+        /// The user may not declare it.
+        case refused
     }
 
     enum RPCResult {

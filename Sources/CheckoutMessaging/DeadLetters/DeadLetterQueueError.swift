@@ -23,9 +23,11 @@ public struct DeadLetterQueueError: Error, Sendable, CustomStringConvertible {
         case .positionsMove:
             "\(queue) is not a classic queue: RabbitMQ puts a message read and handed back behind the others, so a position "
                 + "names another dead letter at each read; \(instead)"
-        default:
+        case .positionsUnknown:
             "cannot tell whether positions in \(queue) hold, as they do only in a classic queue: the check is a declare, "
                 + "and this user may not configure the queue; \(instead)"
+        default:
+            "\(queue): \(code)"
         }
     }
 }

@@ -25,13 +25,16 @@ struct DeadLettersShowSubcommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let selection: DeadLetterSelection = reason.map { .reason($0) } ?? .ids([DeadLetterID(id ?? "")])
+        let (selection, named): (DeadLetterSelection, String)
+        if let reason {
+            (selection, named) = (.reason(reason), "with reason \(reason)")
+        } else {
+            let id = DeadLetterID(id ?? "")
+            (selection, named) = (.ids([id]), "at \(id)")
+        }
         try await DeadLettersSubcommand.withQueue(broker) { queue in
             let letters = try await queue.find(selection)
-            guard !letters.isEmpty else {
-                throw SubcommandFailure(
-                    "\(queue.name) has no dead letter \(reason.map { "with reason \($0)" } ?? "at \(DeadLetterID(id ?? ""))")")
-            }
+            guard !letters.isEmpty else { throw SubcommandFailure("\(queue.name) has no dead letter \(named)") }
             StandardOutput.line(letters.map { DeadLetterDetails.text($0, queue: queue.name) }.joined(separator: "\n\n"))
         }
     }

@@ -12,7 +12,8 @@ struct DeadLettersSubcommand: AsyncParsableCommand {
             An ID is a position in the queue as `list` shows it (1 is the head), or a message_id, which names \
             every dead letter with that id. Positions move when messages before them are removed, so prefer \
             message_ids; dead letters of input without a message_id have a position and the reason \
-            missing-message-id. Positions hold only on a classic queue: on any other they are refused. Write a \
+            missing-message-id. Positions hold only on a classic queue: on any other, or for a user who may not \
+            configure the queue (the check of its type is a declare), they are refused. Write a \
             message_id that is a number as id:NUMBER.
 
             Every sub-command reads the queue from its head up to the messages it held when the command began, \
