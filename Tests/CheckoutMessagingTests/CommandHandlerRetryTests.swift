@@ -1,5 +1,6 @@
 import CheckoutDomain
 import CheckoutMessagingTesting
+import InMemoryTracing
 import RabbitMQ
 import Testing
 
@@ -157,9 +158,11 @@ import Testing
     }
 
     /// Past the shutdown's grace period the handler itself is cancelled: the command is handed back to
-    /// the broker for another worker at once, without spending a retry on a failure that was not its own.
+    /// the broker for another worker at once, without spending a retry on a failure that was not its own,
+    /// nor marking its span as failed.
     @Test func aCommandCancelledWithTheWorkerIsHandedBackWithoutSpendingARetry() async throws {
-        let sut = try await CommandHandlerSUT.make(pauseBeforeRequeue: .seconds(60))
+        let tracer = InMemoryTracer()
+        let sut = try await CommandHandlerSUT.make(pauseBeforeRequeue: .seconds(60), tracer: tracer)
         sut.failures.fail(with: RetryableError(code: .databaseUnavailable, context: "cancelled while waiting for the database"))
 
         let handling = Task {
@@ -170,6 +173,8 @@ import Testing
 
         #expect(sut.settledLast(delivery) == .nack(requeue: true))
         #expect(sut.retries.isEmpty && sut.events.isEmpty && sut.deadLetters.isEmpty)
+        let span = try #require(tracer.finishedSpans.only)
+        #expect(span.errors.isEmpty)
     }
 
     @Test func aPermanentFailureIsAnsweredUnavailableAtOnceAndDeadLetteredFailedPermanently() async throws {

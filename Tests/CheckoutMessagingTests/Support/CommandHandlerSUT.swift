@@ -29,7 +29,10 @@ struct CommandHandlerSUT {
     ///   - maximumPropertiesByteCount: What the broker takes in one frame; small, to make the client's
     ///     properties not fit.
     ///   - pauseBeforeRequeue: How long the handler waits before handing a delivery back.
-    static func make(maximumPropertiesByteCount: Int? = nil, pauseBeforeRequeue: Duration = .zero) async throws -> CommandHandlerSUT {
+    ///   - tracer: Where the handler's spans go.
+    static func make(
+        maximumPropertiesByteCount: Int? = nil, pauseBeforeRequeue: Duration = .zero, tracer: any Tracer = NoOpTracer()
+    ) async throws -> CommandHandlerSUT {
         let broker = maximumPropertiesByteCount.map(InMemoryMessageBroker.init) ?? InMemoryMessageBroker()
         let configuration = try configuration()
         let signer = RetrySigner(key: Array(repeating: 7, count: 32))
@@ -37,7 +40,7 @@ struct CommandHandlerSUT {
         let abandonFailures = ExecutionFailures()
         let handler = try await makeHandler(
             over: broker, configuration: configuration, signer: signer, failures: failures, abandonFailures: abandonFailures,
-            pauseBeforeRequeue: pauseBeforeRequeue)
+            pauseBeforeRequeue: pauseBeforeRequeue, tracer: tracer)
         return CommandHandlerSUT(
             handler: handler, broker: broker, configuration: configuration, signer: signer, failures: failures,
             abandonFailures: abandonFailures)
@@ -57,7 +60,8 @@ struct CommandHandlerSUT {
         signer: RetrySigner,
         failures: ExecutionFailures,
         abandonFailures: ExecutionFailures = ExecutionFailures(),
-        pauseBeforeRequeue: Duration
+        pauseBeforeRequeue: Duration,
+        tracer: any Tracer = NoOpTracer()
     ) async throws -> CommandHandler {
         let store = CheckoutStore.inMemory()
         let eur = try CurrencyCode("EUR")
@@ -88,7 +92,7 @@ struct CommandHandlerSUT {
             retrySigner: signer,
             logger: Logger(label: "command-handler-tests") { _ in SwiftLogNoOpLogHandler() },
             metrics: NOOPMetricsHandler.instance,
-            tracer: NoOpTracer(),
+            tracer: tracer,
             pauseBeforeRequeue: pauseBeforeRequeue,
             now: now
         )
