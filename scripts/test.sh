@@ -78,9 +78,8 @@ fi
 eval "$("$SERVERS" env)"
 say "RABBITMQ_URL=$RABBITMQ_URL RABBITMQ_TLS_URL=$RABBITMQ_TLS_URL POSTGRES_URL=$POSTGRES_URL"
 
-# At most 8 tests at once. Unbounded, all ~560 started together and kept some 40 threads runnable on
-# 2 cores for a minute; event loops then went unserved for 10 s, and tests of timeouts, the fake
-# Stripe and the operations server failed at random. With 8, the same run was faster (61 s, not 73-81).
+# At most 8 tests at once: started all together, the tests kept far more threads runnable than 2
+# cores serve, event loops went unserved for seconds, and tests of timeouts failed at random.
 width=(--experimental-maximum-parallelization-width 8)
 
 # The three-node cluster that the chaos and cluster suites stop, cut and fail over.
