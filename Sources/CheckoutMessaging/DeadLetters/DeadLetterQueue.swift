@@ -113,7 +113,7 @@ public struct DeadLetterQueue: Sendable {
     }
 
     /// Reads the queue from its head, at most `limit` messages and no more than it held at the start,
-    /// then closes the reader: the acks are applied, everything else goes back in its place.
+    /// then closes the reader: the acks are applied, everything else goes back to the queue.
     /// Returns how many messages the queue held at the start.
     private func read(upTo limit: Int?, _ visit: (DeadLetter) async throws -> Void) async throws -> Int {
         let reader = try await connection.openReader(queue: name)
