@@ -20,7 +20,8 @@ public struct StripeConfiguration: Sendable, CustomStringConvertible {
     /// Checks the settings, so that a bad one stops start-up instead of failing every payment.
     ///
     /// - Throws: ``PaymentProcessorError`` with code ``PaymentProcessorError/Code/invalidConfiguration``
-    ///   when the key is empty, the base URL is not an `http(s)` URL with a host, or a timeout is not positive.
+    ///   when the key is empty, the base URL is not an `http(s)` URL with a host (and a port from 1 to 65535
+    ///   if any), or a timeout is not positive.
     public init(
         apiKey: String,
         baseURL: String = "https://api.stripe.com",
@@ -32,9 +33,13 @@ public struct StripeConfiguration: Sendable, CustomStringConvertible {
             throw PaymentProcessorError(code: .invalidConfiguration, context: "the Stripe API key is empty")
         }
         let trimmed = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        guard let url = URL(string: trimmed), ["http", "https"].contains(url.scheme), url.host?.isEmpty == false else {
+        // A port past 65535 passes URL's parsing, then traps in SwiftNIO at the first charge.
+        guard let url = URL(string: trimmed), ["http", "https"].contains(url.scheme), url.host?.isEmpty == false,
+            url.port.map({ (1...65535).contains($0) }) ?? true
+        else {
             throw PaymentProcessorError(
-                code: .invalidConfiguration, context: "the Stripe base URL \(baseURL) is not an http(s) URL with a host")
+                code: .invalidConfiguration,
+                context: "the Stripe base URL \(baseURL) is not an http(s) URL with a host, and a port from 1 to 65535 if any")
         }
         guard connectTimeout > .zero, readTimeout > .zero else {
             throw PaymentProcessorError(code: .invalidConfiguration, context: "the Stripe timeouts must be positive")

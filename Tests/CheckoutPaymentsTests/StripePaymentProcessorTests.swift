@@ -302,6 +302,9 @@ import Testing
         #expect(throws: PaymentProcessorError.self) { try StripeConfiguration(apiKey: "") }
         #expect(throws: PaymentProcessorError.self) { try StripeConfiguration(apiKey: "sk_test_x", baseURL: "ftp://api.stripe.com") }
         #expect(throws: PaymentProcessorError.self) { try StripeConfiguration(apiKey: "sk_test_x", readTimeout: .zero) }
+        // Past 65535 SwiftNIO traps at the first charge, at every order, in every replica.
+        #expect(throws: PaymentProcessorError.self) { try StripeConfiguration(apiKey: "sk_test_x", baseURL: "http://127.0.0.1:65536") }
+        #expect(throws: Never.self) { try StripeConfiguration(apiKey: "sk_test_x", baseURL: "http://127.0.0.1:65535") }
     }
 
     @Test func describesItsConfigurationWithoutTheKey() throws {

@@ -11,7 +11,7 @@ struct PaymentSettings: SettingGroup {
         help: "Stripe's secret key", isSecret: true
     )
     static let stripeBaseURL = Setting(
-        "checkout.stripe.baseURL", accepts: "an http:// or https:// URL",
+        "checkout.stripe.baseURL", accepts: "an http:// or https:// URL, with a port up to 65535 if any",
         help: "Stripe's base URL; its key is read from CHECKOUT_STRIPE_API_KEY only, never from a flag", default: "https://api.stripe.com"
     )
     static let stripeTimeout = Setting(
