@@ -87,6 +87,26 @@ import Testing
         }
     }
 
+    /// swift-otel takes these and then traps: at start-up, at the first export, or at shutdown. With
+    /// traces exported, each is refused at start-up, naming it; without, none is read.
+    @Test(arguments: [
+        ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"), ("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc"),
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:65536"), ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "collector:4318"),
+        ("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "0"), ("OTEL_BSP_MAX_QUEUE_SIZE", "-1"),
+    ])
+    func anOpenTelemetryValueTheExporterWouldTrapOnIsRefused(name: String, value: String) {
+        let exporting = ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318"]
+        #expect {
+            try WorkerConfiguration(reading: TestWorld.reader(exporting.merging([name: value]) { $1 }))
+        } throws: { error in
+            "\(error)".hasPrefix("\(name): '\(value)' is not valid; expected ")
+        }
+        #expect(throws: Never.self) { try WorkerConfiguration(reading: TestWorld.reader(exporting)) }
+        if !name.contains("ENDPOINT") {
+            #expect(throws: Never.self) { try WorkerConfiguration(reading: TestWorld.reader([name: value])) }
+        }
+    }
+
     /// CONTRACT.md: "every name is configurable".
     @Test func everyExchangeAndQueueIsNamedAsConfigured() throws {
         let messaging = try WorkerConfiguration(

@@ -59,6 +59,7 @@ struct WorkerConfiguration: Sendable {
         shutdownGracePeriod = try config.duration(WorkerSettings.shutdownGracePeriod)
         claimLease = try config.duration(WorkerSettings.claimLease)
         guard claimLease >= .seconds(1) else { throw WorkerSettings.claimLease.invalid(config.text(WorkerSettings.claimLease) ?? "") }
+        try OpenTelemetrySettings.check(config)
     }
 
     /// The effective configuration for the start-up log line, under each setting's log key, numbers as

@@ -1,0 +1,46 @@
+import Configuration
+import Foundation
+
+/// The standard OpenTelemetry variables that swift-otel reads, checked when traces are exported
+/// (``TracingBackend``): swift-otel takes values it then traps on, at start-up (a gRPC protocol, which
+/// this build leaves out), at the first export (a port past 65535) or at shutdown (a batch of zero),
+/// in every replica alike.
+enum OpenTelemetrySettings {
+    static let sdkDisabled = setting("otel.sdk.disabled", accepts: "true or false")
+    static let endpoint = setting("otel.exporter.otlp.endpoint", accepts: endpointForm)
+    static let tracesEndpoint = setting("otel.exporter.otlp.traces.endpoint", accepts: endpointForm)
+    static let exportProtocol = setting("otel.exporter.otlp.protocol", accepts: protocolForm)
+    static let tracesProtocol = setting("otel.exporter.otlp.traces.protocol", accepts: protocolForm)
+    static let maximumExportBatchSize = setting("otel.bsp.maxExportBatchSize", accepts: "a whole number from 1")
+    static let maximumQueueSize = setting("otel.bsp.maxQueueSize", accepts: "a whole number from 1")
+
+    private static let endpointForm = "an http:// or https:// URL with a host, and a port from 1 to 65535 if any"
+    private static let protocolForm = "http/protobuf or http/json (this build exports over HTTP only)"
+
+    /// Throws naming the first value swift-otel would trap on, when traces are exported.
+    static func check(_ config: ConfigReader) throws(ConfigurationError) {
+        guard config.text(sdkDisabled)?.lowercased() != "true" else { return }
+        let endpoints = [endpoint, tracesEndpoint].filter { config.text($0) != nil }
+        guard !endpoints.isEmpty else { return }
+        for setting in endpoints {
+            _ = try config.value(setting) { isEndpoint($0) ? $0 : nil }
+        }
+        for setting in [exportProtocol, tracesProtocol] where config.text(setting) != nil {
+            _ = try config.value(setting) { ["http/protobuf", "http/json"].contains($0) ? $0 : nil }
+        }
+        for setting in [maximumExportBatchSize, maximumQueueSize] where config.text(setting) != nil {
+            _ = try config.integer(setting, in: 1...Int(Int32.max))
+        }
+    }
+
+    private static func isEndpoint(_ text: String) -> Bool {
+        guard let url = URLComponents(string: text), ["http", "https"].contains(url.scheme?.lowercased()),
+            url.host?.isEmpty == false
+        else { return false }
+        return url.port.map { (1...65535).contains($0) } ?? true
+    }
+
+    private static func setting(_ key: String, accepts: String) -> Setting {
+        Setting(key, accepts: accepts, help: "read by swift-otel")
+    }
+}
