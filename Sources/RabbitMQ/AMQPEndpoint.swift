@@ -81,6 +81,13 @@ public struct AMQPEndpoint: Sendable, Hashable, CustomStringConvertible {
             virtualHost = try Self.percentDecoded(path, in: url)
         }
 
+        // The virtual host is an AMQP short string; the login goes in the handshake's frames, which may not
+        // pass 4,096 bytes before the frame size is agreed. Longer, the broker drops the connection at every
+        // attempt, and the worker would wait for it for ever.
+        guard virtualHost.utf8.count <= 255 else { throw .invalidURL(url, reason: "the virtual host is over 255 bytes") }
+        guard user.utf8.count <= 255 else { throw .invalidURL(url, reason: "the user is over 255 bytes") }
+        guard password.utf8.count <= 2_048 else { throw .invalidURL(url, reason: "the password is over 2,048 bytes") }
+
         self.init(
             host: String(host), port: port, user: user, password: password,
             virtualHost: virtualHost, usesTLS: usesTLS)
@@ -95,6 +102,9 @@ public struct AMQPEndpoint: Sendable, Hashable, CustomStringConvertible {
                 }
                 heartbeatSeconds = seconds
             case "connection_name":
+                guard decoded.utf8.count <= 255 else {
+                    throw .invalidURL(url, reason: "connection_name is over 255 bytes")
+                }
                 connectionName = decoded
             default:
                 break  // RabbitMQ's URI spec lets clients ignore options they do not support.
