@@ -5,6 +5,9 @@ import Testing
     @Test(arguments: [
         "mysql://localhost/db", "checkout.sqlite", "sqlite://", "sqlite://:memory:", "postgres://localhost/db", "postgres://user@/db",
         "postgres://user@host/", "postgres://user@host/db?sslmode=sometimes", "postgres://user@host/db?color=blue",
+        // A port past 65535 read as 0, one too long for an integer as 5432; names PostgreSQL cannot take.
+        "postgres://user@host:65536/db", "postgres://user@host:99999999999999999999/db", "postgres://user@[::1]:0/db",
+        "postgres://\(String(repeating: "u", count: 64))@host/db", "postgres://user@host/\(String(repeating: "d", count: 64))",
     ])
     func aURLTheStoreCannotOpenIsAnErrorNamingTheVariableAndWhatItAccepts(url: String) async throws {
         let error = await #expect(throws: DatabaseURLError.self) {
