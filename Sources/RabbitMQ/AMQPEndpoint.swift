@@ -81,12 +81,13 @@ public struct AMQPEndpoint: Sendable, Hashable, CustomStringConvertible {
             virtualHost = try Self.percentDecoded(path, in: url)
         }
 
-        // The virtual host is an AMQP short string; the login goes in the handshake's frames, which may not
-        // pass 4,096 bytes before the frame size is agreed. Longer, the broker drops the connection at every
-        // attempt, and the worker would wait for it for ever.
+        // The virtual host is an AMQP short string. The login goes in a frame sent before the frame size is
+        // agreed, which RabbitMQ bounds by its `initial_frame_max` (4 KiB, 8 KiB since 4.1, raised where OAuth 2
+        // tokens are the passwords): past any such bound the broker drops the connection at every attempt,
+        // and the worker would wait for it for ever.
         guard virtualHost.utf8.count <= 255 else { throw .invalidURL(url, reason: "the virtual host is over 255 bytes") }
         guard user.utf8.count <= 255 else { throw .invalidURL(url, reason: "the user is over 255 bytes") }
-        guard password.utf8.count <= 2_048 else { throw .invalidURL(url, reason: "the password is over 2,048 bytes") }
+        guard password.utf8.count <= 65_536 else { throw .invalidURL(url, reason: "the password is over 64 KiB") }
 
         self.init(
             host: String(host), port: port, user: user, password: password,

@@ -49,7 +49,7 @@ import Testing
         // What does not fit the handshake's frames: the broker would drop every attempt.
         ("amqp://localhost/" + String(repeating: "v", count: 256), "virtual host is over 255 bytes"),
         ("amqp://\(String(repeating: "u", count: 256)):p@localhost/%2F", "user is over 255 bytes"),
-        ("amqp://u:\(String(repeating: "p", count: 2_049))@localhost/%2F", "password is over 2,048 bytes"),
+        ("amqp://u:\(String(repeating: "p", count: 65_537))@localhost/%2F", "password is over 64 KiB"),
         ("amqp://localhost/%2F?connection_name=" + String(repeating: "c", count: 256), "connection_name is over 255 bytes"),
     ])
     func rejectsMalformedURLsSayingWhy(url: String, reason: String) {
