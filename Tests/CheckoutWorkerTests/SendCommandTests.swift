@@ -64,6 +64,19 @@ import Testing
         }
     }
 
+    @Test func refusesABodyLargerThanTheWorkerTakesBeforeConnecting() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("send-large-\(UUID().uuidString).json")
+        try Data(repeating: UInt8(ascii: " "), count: 256 * 1024 + 1).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let run = try await ExecutableRun.run(
+            ExecutableRun.checkoutWorker, ["send", "sync-cart", "--json", "@\(file.path)"],
+            environment: ["CHECKOUT_AMQP_URL": "amqp://guest:guest@127.0.0.1:1/%2F"])
+
+        #expect(await run.status == 1)
+        #expect(run.standardError.contains("the body has 262145 bytes; the worker takes at most 262144"), "\(run.standardError)")
+    }
+
     @Test func refusesAFileThatIsNotThere() async throws {
         let missing = try await ExecutableRun.run(
             ExecutableRun.checkoutWorker, ["send", "sync-cart", "--json", "@/nonexistent/body.json"],

@@ -64,6 +64,11 @@ struct SendSubcommand: AsyncParsableCommand {
             (try BrokerSettings.read(config), try BrokerSettings.names(config))
         }
         let body = try body()
+        // A larger body is dead-lettered unread; a much larger one the broker refuses only after it has
+        // all been sent, and the publish then waits out its confirm timeout.
+        guard body.count <= names.maximumBodyBytes else {
+            throw SubcommandFailure("--json: the body has \(body.count) bytes; the worker takes at most \(names.maximumBodyBytes)")
+        }
         var logger = Logger(label: "checkout-worker")
         logger.logLevel = .warning
         let connection = try await AMQPConnection.connect(amqp, logger: logger)
