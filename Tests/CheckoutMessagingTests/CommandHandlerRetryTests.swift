@@ -14,7 +14,8 @@ import Testing
     static let searchLagging = RetryableError(code: .paymentSearchLagging, context: "the charge of command sync-1 is not found yet")
 
     @Test func aTransientFailureParksAPersistentCopyInTheFirstRetryQueueWithASignedCountThenAcks() async throws {
-        let sut = try await CommandHandlerSUT.make()
+        let tracer = InMemoryTracer()
+        let sut = try await CommandHandlerSUT.make(tracer: tracer)
         sut.failures.fail(with: Self.databaseDown)
         // A client may publish a command transient; the copy outlives the acked original, so it is persistent.
         var properties = ClientMessages.properties(messageID: "sync-1")
@@ -36,6 +37,7 @@ import Testing
         #expect(copy.properties.deliveryMode == .persistent)
         #expect(sut.settledLast(delivery) == .ack)
         #expect(sut.events.isEmpty && sut.deadLetters.isEmpty)
+        #expect(try #require(tracer.finishedSpans.only).errors.count == 1)
     }
 
     @Test func aTransientPaymentFailureIsRetriedAtEveryDelayThenAnsweredPaymentUnavailableAndDeadLettered() async throws {
@@ -83,12 +85,13 @@ import Testing
     }
 
     /// Waits that are not failures: another worker's claim on the command, and a charge the payment
-    /// processor's search does not show yet.
+    /// processor's search does not show yet. Nor does the command's span show them as errors.
     @Test(arguments: [
         RetryableError(code: .commandInProgress, context: "claimed by worker 2"), CommandHandlerRetryTests.searchLagging,
     ])
     func aWaitThatIsNoFailureLooksAgainFromTheFirstRetryQueueWithoutSpendingARetry(wait: RetryableError) async throws {
-        let sut = try await CommandHandlerSUT.make()
+        let tracer = InMemoryTracer()
+        let sut = try await CommandHandlerSUT.make(tracer: tracer)
         sut.failures.fail(with: wait)
         let headers = sut.signedRetryHeaders(messageID: "sync-1", count: 1, routingKey: "cart.sync")
 
@@ -104,6 +107,7 @@ import Testing
                 try #require(copy.properties.headers?[RetryHeaders.retrySignature]?.stringValue), messageID: "sync-1", retryCount: 1))
         #expect(sut.events.isEmpty && sut.deadLetters.isEmpty)
         #expect(sut.settledLast(delivery) == .ack)
+        #expect(try #require(tracer.finishedSpans.only).errors.isEmpty)
     }
 
     /// Answering a command given up while a charge of it may still show in the processor's search could

@@ -135,7 +135,8 @@ struct CommandHandler: Sendable {
                 logger.notice("stopped before the command finished; handing it back to the broker", error: failure)
                 return delivery.nack(requeue: true)
             }
-            span.recordError(failure)
+            // A command another worker holds, or waiting for the processor's search, is deferred, not failed.
+            if failure.code != .commandInProgress && failure.code != .paymentSearchLagging { span.recordError(failure) }
             if failure.code == .commandInProgress {
                 // Another worker has it, or had it and died: look again after the shortest delay, without
                 // spending a retry, until it finishes or its claim is taken over.
