@@ -121,21 +121,10 @@ import Testing
                 path: path, readers: 1, logger: TestLogger.logger, statistics: DatabaseStatistics(), stallLimit: .milliseconds(200))
             try await engine.whileRunning {
                 try await engine.checkReachable()
-                let (started, start) = AsyncStream<Void>.makeStream()
-                let (gate, opening) = AsyncStream<Void>.makeStream()
-                let held = Task {
-                    try await engine.transaction { _ in
-                        start.yield()
-                        for await _ in gate {}
-                        return .commit(())
-                    }
+                try await Self.whileAWriteHoldsItsBatch(submittedBy: { try await engine.transaction($0) }) {
+                    try await Task.sleep(for: .milliseconds(300))
+                    await #expect(throws: RetryableError.self) { try await engine.checkReachable() }
                 }
-                for await _ in started { break }
-                try await Task.sleep(for: .milliseconds(300))
-
-                await #expect(throws: RetryableError.self) { try await engine.checkReachable() }
-                opening.finish()
-                try await held.value
                 try await engine.checkReachable()
             }
         }
@@ -174,31 +163,49 @@ import Testing
         of writer: SQLiteWriter,
         _ bodies: [@Sendable (any SQLDatabase) async throws -> TransactionEnd<String>]
     ) async throws -> [Result<String, any Error>] {
-        let (started, start) = AsyncStream<Void>.makeStream()
-        let (gate, opening) = AsyncStream<Void>.makeStream()
-        let holder = Task {
-            try await writer.write { _ in
-                start.yield()
-                for await _ in gate {}
-                return .commit(())
-            }
-        }
-        for await _ in started { break }
         var callers: [Task<String, any Error>] = []
-        for body in bodies {
-            callers.append(Task { try await writer.write(body) })
-            while await writer.queuedWrites < callers.count {
-                try await Task.sleep(for: .milliseconds(1))
+        try await whileAWriteHoldsItsBatch(submittedBy: { try await writer.write($0) }) {
+            for body in bodies {
+                callers.append(Task { try await writer.write(body) })
+                while await writer.queuedWrites < callers.count {
+                    try await Task.sleep(for: .milliseconds(1))
+                }
             }
         }
-        opening.finish()
-        try await holder.value
         var results: [Result<String, any Error>] = []
         for caller in callers {
             results.append(await caller.result)
         }
         return results
     }
+
+    /// Runs `body` while a write that `submit` hands to the writer holds its batch open, as a disk that
+    /// stops answering would; then lets that write commit and waits for it.
+    private static func whileAWriteHoldsItsBatch(
+        submittedBy submit: @escaping @Sendable (@escaping Write) async throws -> Void, _ body: () async throws -> Void
+    ) async throws {
+        let (started, start) = AsyncStream<Void>.makeStream()
+        let (gate, opening) = AsyncStream<Void>.makeStream()
+        let holder = Task {
+            try await submit { _ in
+                start.yield()
+                for await _ in gate {}
+                return .commit(())
+            }
+        }
+        for await _ in started { break }
+        do {
+            try await body()
+        } catch {
+            opening.finish()
+            _ = await holder.result
+            throw error
+        }
+        opening.finish()
+        try await holder.value
+    }
+
+    private typealias Write = @Sendable (any SQLDatabase) async throws -> TransactionEnd<Void>
 
     private static func insert(_ number: Int, on database: any SQLDatabase) async throws {
         try await database.raw("INSERT INTO numbers (n) VALUES (\(bind: number))").run()

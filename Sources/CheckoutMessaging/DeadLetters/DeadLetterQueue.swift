@@ -103,13 +103,17 @@ public struct DeadLetterQueue: Sendable {
         return count
     }
 
-    private func refuseMovingPositions(_ selection: DeadLetterSelection) async throws {
-        guard selection.namesPositions else { return }
+    /// Why a position may name another dead letter at the next operation; nil when it does not.
+    public func whyPositionsMove() async throws -> DeadLetterQueueError? {
         switch try await keepsPositions() {
-        case true: return
-        case false: throw DeadLetterQueueError(code: .positionsMove, queue: name)
-        case nil: throw DeadLetterQueueError(code: .positionsUnknown, queue: name)
+        case true: nil
+        case false: DeadLetterQueueError(code: .positionsMove, queue: name)
+        case nil: DeadLetterQueueError(code: .positionsUnknown, queue: name)
         }
+    }
+
+    private func refuseMovingPositions(_ selection: DeadLetterSelection) async throws {
+        if selection.namesPositions, let refusal = try await whyPositionsMove() { throw refusal }
     }
 
     /// Reads the queue from its head, at most `limit` messages and no more than it held at the start,

@@ -49,12 +49,7 @@ struct DeadLettersListSubcommand: AsyncParsableCommand {
             // Scripts reading JSON lines learn of a cut listing on standard error.
             let note = json ? StandardError.line : StandardOutput.line
             if !json || cut { note(summary) }
-            guard held > 0 else { return }
-            switch try await queue.keepsPositions() {
-            case true: break
-            case false: note("\(DeadLetterQueueError(code: .positionsMove, queue: queue.name))")
-            case nil: note("\(DeadLetterQueueError(code: .positionsUnknown, queue: queue.name))")
-            }
+            if held > 0, let moving = try await queue.whyPositionsMove() { note("\(moving)") }
         }
     }
 }

@@ -30,7 +30,7 @@ struct RunSubcommand: AsyncParsableCommand {
         logger.info("starting", metadata: configuration.loggable)
         let worker: Worker
         do {
-            let tracing = try TracingBackend.make(environment: ProcessInfo.processInfo.environment, logger: logger)
+            let tracing = try TracingBackend.make(exporting: configuration.exportsTraces, logger: logger)
             if tracing.exporter != nil { logger.info("exporting traces over OTLP/HTTP (OTEL_EXPORTER_OTLP_ENDPOINT)") }
             worker = try buildWorker(configuration: configuration, logger: logger, metrics: MetricsBootstrap.bootstrap(), tracing: tracing)
         } catch {

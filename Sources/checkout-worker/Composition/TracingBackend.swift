@@ -5,8 +5,8 @@ import ServiceLifecycle
 import Tracing
 
 /// Where the worker's spans go: to an OpenTelemetry collector over OTLP/HTTP when the standard
-/// `OTEL_EXPORTER_OTLP_ENDPOINT` (or `…_TRACES_ENDPOINT`) is set, and nowhere otherwise, when the W3C
-/// trace context is only continued from each command to its events.
+/// `OTEL_EXPORTER_OTLP_ENDPOINT` (or `…_TRACES_ENDPOINT`) is set (``WorkerConfiguration/exportsTraces``),
+/// and nowhere otherwise, when the W3C trace context is only continued from each command to its events.
 ///
 /// The other standard variables (`OTEL_SERVICE_NAME`, `OTEL_EXPORTER_OTLP_PROTOCOL` `http/protobuf` or
 /// `http/json`, `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_TRACES_SAMPLER`, `OTEL_BSP_*`, …) are read by
@@ -20,9 +20,9 @@ struct TracingBackend {
     /// Continues `traceparent` and `tracestate` without exporting anything.
     static let propagatingOnly = TracingBackend(tracer: W3CPropagatingTracer(), exporter: nil)
 
-    /// The backend `environment` asks for.
-    static func make(environment: [String: String], logger: Logger) throws -> TracingBackend {
-        guard isExporting(environment) else { return .propagatingOnly }
+    /// An exporting backend, configured by swift-otel from the environment, or ``propagatingOnly``.
+    static func make(exporting: Bool, logger: Logger) throws -> TracingBackend {
+        guard exporting else { return .propagatingOnly }
         var configuration = OTel.Configuration.default
         configuration.serviceName = "checkout-worker"
         configuration.diagnosticLogger = .custom(logger)
@@ -30,11 +30,6 @@ struct TracingBackend {
         configuration.metrics.enabled = false
         let backend = try OTel.makeTracingBackend(configuration: configuration)
         return TracingBackend(tracer: backend.factory, exporter: backend.service)
-    }
-
-    static func isExporting(_ environment: [String: String]) -> Bool {
-        environment["OTEL_SDK_DISABLED"]?.lowercased() != "true"
-            && (environment["OTEL_EXPORTER_OTLP_ENDPOINT"] ?? environment["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"]).map { !$0.isEmpty } == true
     }
 
     /// `trace.id` and `span.id` of the current span in every log line, whichever backend made it.

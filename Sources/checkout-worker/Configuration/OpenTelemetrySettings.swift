@@ -17,11 +17,12 @@ enum OpenTelemetrySettings {
     private static let endpointForm = "an http:// or https:// URL with a host, and a port from 1 to 65535 if any"
     private static let protocolForm = "http/protobuf or http/json (this build exports over HTTP only)"
 
-    /// Throws naming the first value swift-otel would trap on, when traces are exported.
-    static func check(_ config: ConfigReader) throws(ConfigurationError) {
-        guard config.text(sdkDisabled)?.lowercased() != "true" else { return }
+    /// Whether traces are exported: an endpoint is set and the SDK not disabled. Throws naming the first
+    /// value swift-otel would trap on, when they are.
+    static func read(_ config: ConfigReader) throws(ConfigurationError) -> Bool {
+        guard config.text(sdkDisabled)?.lowercased() != "true" else { return false }
         let endpoints = [endpoint, tracesEndpoint].filter { config.text($0) != nil }
-        guard !endpoints.isEmpty else { return }
+        guard !endpoints.isEmpty else { return false }
         for setting in endpoints {
             _ = try config.value(setting) { isEndpoint($0) ? $0 : nil }
         }
@@ -31,6 +32,7 @@ enum OpenTelemetrySettings {
         for setting in [maximumExportBatchSize, maximumQueueSize] where config.text(setting) != nil {
             _ = try config.integer(setting, in: 1...Int(Int32.max))
         }
+        return true
     }
 
     private static func isEndpoint(_ text: String) -> Bool {

@@ -29,6 +29,9 @@ struct WorkerConfiguration: Sendable {
     /// How long a claimed command is kept from other workers: longer than a command can take (with
     /// Stripe, 5 s plus CHECKOUT_STRIPE_TIMEOUT), short enough that a crashed worker's commands are soon taken over.
     var claimLease: Duration
+    /// Whether spans go to an OpenTelemetry collector: an OTLP endpoint is set and the SDK not disabled
+    /// (``OpenTelemetrySettings``).
+    var exportsTraces: Bool
 
     /// Reads every setting of `run`; the first bad one throws a ``ConfigurationError`` naming it.
     init(reading config: ConfigReader) throws(ConfigurationError) {
@@ -59,7 +62,7 @@ struct WorkerConfiguration: Sendable {
         shutdownGracePeriod = try config.duration(WorkerSettings.shutdownGracePeriod)
         claimLease = try config.duration(WorkerSettings.claimLease)
         guard claimLease >= .seconds(1) else { throw WorkerSettings.claimLease.invalid(config.text(WorkerSettings.claimLease) ?? "") }
-        try OpenTelemetrySettings.check(config)
+        exportsTraces = try OpenTelemetrySettings.read(config)
     }
 
     /// The effective configuration for the start-up log line, under each setting's log key, numbers as
