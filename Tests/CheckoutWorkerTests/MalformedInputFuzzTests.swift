@@ -26,8 +26,9 @@ import Testing
                 try await world.sendRaw("cart.sync", body, messageID: id)
             }
 
+            // Alone, the 2,000 commands take about 30 s; beside the parallel suites, up to three times that.
             let answered = Set(
-                try await world.events.wait(for: good.count, timeout: .seconds(60)) { good.contains($0.properties.correlationID ?? "") }
+                try await world.events.wait(for: good.count, timeout: Self.patience) { good.contains($0.properties.correlationID ?? "") }
                     .compactMap(\.properties.correlationID))
             #expect(answered == Set(good))
             // A mutation may still be a readable command (then it is answered, maybe rejected); all others are dead letters.
@@ -39,8 +40,10 @@ import Testing
         }
     }
 
+    private static let patience = Duration.seconds(180)
+
     private static func waitUntilAccounted(_ ids: Dictionary<String, [UInt8]>.Keys, _ world: TestWorld) async throws -> Int {
-        let deadline = ContinuousClock.now + .seconds(60)
+        let deadline = ContinuousClock.now + patience
         while true {
             let seen = Set(
                 world.deadLetters.all.compactMap(\.properties.messageID) + world.events.all.compactMap(\.properties.correlationID))
