@@ -304,6 +304,10 @@ import Testing
         #expect(throws: PaymentProcessorError.self) { try StripeConfiguration(apiKey: "sk_test_x", readTimeout: .zero) }
         // Past 65535 SwiftNIO traps at the first charge, at every order, in every replica.
         #expect(throws: PaymentProcessorError.self) { try StripeConfiguration(apiKey: "sk_test_x", baseURL: "http://127.0.0.1:65536") }
+        // Too long for an Int, URL reads it as no port at all: every charge would go to port 80.
+        #expect(throws: PaymentProcessorError.self) {
+            try StripeConfiguration(apiKey: "sk_test_x", baseURL: "http://127.0.0.1:99999999999999999999")
+        }
         #expect(throws: Never.self) { try StripeConfiguration(apiKey: "sk_test_x", baseURL: "http://127.0.0.1:65535") }
     }
 

@@ -87,11 +87,13 @@ import Testing
         }
     }
 
-    /// swift-otel takes these and then traps: at start-up, at the first export, or at shutdown. With
-    /// traces exported, each is refused at start-up, naming it; without, none is read.
+    /// swift-otel takes these and then traps (at start-up, at the first export, or at shutdown) or, for a
+    /// port too long for an `Int`, exports to its default port instead. With traces exported, each is
+    /// refused at start-up, naming it; without, none is read.
     @Test(arguments: [
         ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"), ("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc"),
         ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:65536"), ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "collector:4318"),
+        ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://collector:99999999999999999999"),
         ("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "0"), ("OTEL_BSP_MAX_QUEUE_SIZE", "-1"),
     ])
     func anOpenTelemetryValueTheExporterWouldTrapOnIsRefused(name: String, value: String) throws {

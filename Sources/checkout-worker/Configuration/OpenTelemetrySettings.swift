@@ -39,7 +39,8 @@ enum OpenTelemetrySettings {
         guard let url = URLComponents(string: text), ["http", "https"].contains(url.scheme?.lowercased()),
             url.host?.isEmpty == false
         else { return false }
-        return url.port.map { (1...65535).contains($0) } ?? true
+        // A port too long for an Int is read as none: the exporter would use its default.
+        return url.rangeOfPort == nil || url.port.map { (1...65535).contains($0) } == true
     }
 
     private static func setting(_ key: String, accepts: String) -> Setting {
