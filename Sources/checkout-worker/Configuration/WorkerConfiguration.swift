@@ -27,7 +27,8 @@ struct WorkerConfiguration: Sendable {
     var logFormat: LogFormat
     var shutdownGracePeriod: Duration
     /// How long a claimed command is kept from other workers: longer than a command can take (with
-    /// Stripe, 5 s plus CHECKOUT_STRIPE_TIMEOUT), short enough that a crashed worker's commands are soon taken over.
+    /// Stripe, a card token's two requests of 5 s plus CHECKOUT_STRIPE_TIMEOUT each), short enough that a
+    /// crashed worker's commands are soon taken over.
     var claimLease: Duration
     /// Whether spans go to an OpenTelemetry collector: an OTLP endpoint is set and the SDK not disabled
     /// (``OpenTelemetrySettings``).
