@@ -236,6 +236,7 @@ struct EndToEndBenchmark {
 
         let rate = latencyRate ?? peaks.median / 2
         var latencies = RunLedger.emptyLatencies
+        let timingsBefore = try await fleet.timings()
         for round in 1...rounds {
             let label = "\(number)-h\(round)"
             try await fleet.prepare(scenario.command, count: count, label: label)
@@ -245,6 +246,13 @@ struct EndToEndBenchmark {
                 String(format: "\(scenario): round %d at %.0f cmd/s: ", round, rate)
                     + LatencySummary(microseconds: result.latencies).sentence)
         }
+        let timings = try await fleet.timings().since(timingsBefore)
+        if let processing = timings.processingMilliseconds, let confirm = timings.confirmMilliseconds {
+            log(
+                String(
+                    format: "\(scenario): in the latency rounds a command took the workers %.2f ms from delivery to ack, "
+                        + "%.2f ms of it waiting for the broker to confirm its event (means)", processing, confirm))
+        }
         let memory = try fleet.memory()
         log("\(scenario): after the rounds, " + Self.describe(memory))
         return ScenarioResult(
@@ -252,7 +260,7 @@ struct EndToEndBenchmark {
             latencies: LatencySummary(microseconds: latencies), memory: memory,
             roundTripsPerCommand: roundTrips, pgbenchRates: pgbenchRates,
             postgresCPUPerCommand: postgresCPU, postgresCPUPerPgbenchTransaction: pgbenchPostgresCPU,
-            workerCPUPerCommand: workerCPU, brokerCPUPerCommand: brokerCPU
+            workerCPUPerCommand: workerCPU, brokerCPUPerCommand: brokerCPU, latencyTimings: timings
         )
     }
 

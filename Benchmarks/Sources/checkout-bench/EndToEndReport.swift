@@ -58,6 +58,23 @@ struct EndToEndReport {
                         ]))
             }
         }
+        let timed = results.filter { $0.latencyTimings?.processingMilliseconds != nil }
+        if !timed.isEmpty {
+            lines += [
+                "",
+                "| scenario | processes | latency rate (cmd/s) | worker, delivery to ack (ms, mean) | of it, the event's confirm (ms, mean) |",
+                "|---|---:|---:|---:|---:|",
+            ]
+            for result in timed {
+                lines.append(
+                    row(
+                        Self.scenarioCells(result, ceiling: "C loop (ceiling)") + [
+                            String(format: "%.0f", result.latencyRate),
+                            Self.format(result.latencyTimings?.processingMilliseconds, "%.2f"),
+                            Self.format(result.latencyTimings?.confirmMilliseconds, "%.2f"),
+                        ]))
+            }
+        }
         let measuredCPU = results.filter { $0.postgresCPU != nil }
         if !measuredCPU.isEmpty {
             let sizes = Set([cores, Self.largeServerCores]).sorted()

@@ -30,6 +30,8 @@ struct ScenarioResult: Sendable {
     /// The broker's CPU per command (per message, for the C loop) in each flat-out round, µs; only when
     /// it runs on this host.
     var brokerCPUPerCommand: [Double] = []
+    /// The workers' time per command over the latency rounds, from their timers; none for the C loop.
+    var latencyTimings: WorkerTimings?
 
     var peak: Double { peakRates.median }
     var ceiling: Double { ceilingRates.median }

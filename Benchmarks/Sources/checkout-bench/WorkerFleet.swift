@@ -82,6 +82,13 @@ final class WorkerFleet: Sendable {
         return total
     }
 
+    /// The processes' time per command so far, together.
+    func timings() async throws -> WorkerTimings {
+        var total = WorkerTimings()
+        for process in processes { total = total + (try await process.timings()) }
+        return total
+    }
+
     func memory() throws -> [ProcessMemory] {
         try processes.map { try $0.memory() }
     }

@@ -58,6 +58,20 @@ final class WorkerProcess: Sendable {
     /// The statements it has sent its database, as its `/metrics` shows them: sampled every two
     /// seconds, so a read counts what it sent until two seconds before.
     func roundTrips() async throws -> Int {
+        let (text, url) = try await metrics()
+        guard let value = PrometheusText.value(of: Self.roundTripsMetric, in: text) else {
+            throw BenchmarkError(message: "checkout-worker (pid \(pid)) exports no \(Self.roundTripsMetric) on \(url)")
+        }
+        return Int(value)
+    }
+
+    /// Its time per command so far, from its `/metrics` timers.
+    func timings() async throws -> WorkerTimings {
+        WorkerTimings(metrics: try await metrics().text)
+    }
+
+    /// Its `/metrics` text, and where it was read.
+    private func metrics() async throws -> (text: String, url: URL) {
         let url = URL(string: "http://127.0.0.1:\(httpPort)/metrics")!
         let (data, response): (Data, URLResponse)
         do {
@@ -67,11 +81,7 @@ final class WorkerProcess: Sendable {
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard status == 200 else { throw BenchmarkError(message: "checkout-worker (pid \(pid)): GET \(url) answered \(status)") }
-        let text = String(decoding: data, as: UTF8.self)
-        guard let value = PrometheusText.value(of: Self.roundTripsMetric, in: text) else {
-            throw BenchmarkError(message: "checkout-worker (pid \(pid)) exports no \(Self.roundTripsMetric) on \(url)")
-        }
-        return Int(value)
+        return (String(decoding: data, as: UTF8.self), url)
     }
 
     /// SIGTERM, as an orchestrator stops it; SIGKILL if it has not exited after `timeout`.

@@ -108,6 +108,28 @@ import Testing
         #expect(!unmeasured.markdown.contains("worker CPU per command"))
     }
 
+    @Test func tellsTheWorkersTimePerCommandFromTheWaitForTheEventsConfirm() {
+        var timings = WorkerTimings()
+        timings.processingSeconds = 8.0
+        timings.commands = 1_000
+        timings.confirmSeconds = 3.0
+        timings.confirms = 1_000
+        var timed = Self.result(Scenario(command: .syncCart, store: .postgres, processes: 1), peak: 2_000, ceiling: 8_000, p99: 20)
+        timed.latencyTimings = timings
+        let report = EndToEndReport(results: [Self.result(nil, peak: 12_000, p99: 0.8), timed], leftOut: [], cores: 2)
+
+        let lines = report.markdown.split(separator: "\n", omittingEmptySubsequences: false)
+        let header = lines.firstIndex { $0.contains("delivery to ack") }
+        #expect(
+            header.map { String(lines[$0]) }
+                == "| scenario | processes | latency rate (cmd/s) | worker, delivery to ack (ms, mean) | of it, the event's confirm (ms, mean) |"
+        )
+        #expect(header.map { String(lines[$0 + 2]) } == "| SyncCart, PostgreSQL | 1 | 1000 | 8.00 | 3.00 |")
+        #expect(header.map { lines.count > $0 + 3 && lines[$0 + 3].hasPrefix("| C loop") } == false)
+        let untimed = EndToEndReport(results: [Self.result(nil, peak: 12_000, p99: 0.8)], leftOut: [], cores: 2)
+        #expect(!untimed.markdown.contains("delivery to ack"))
+    }
+
     @Test func turnsPostgreSQLsCPUPerCommandIntoTheFleetCeilingForThisMachineAndALargeServer() {
         let report = EndToEndReport(
             results: [
