@@ -1,7 +1,7 @@
 /// Where the workers' time per command went, from their `/metrics` timers: from delivery to ack, and
 /// of that, waiting for the broker to confirm the command's event. Told apart, a slow answer shows
 /// whether the worker (its store, its CPU) or the broker's confirm held it.
-struct WorkerTimings: Sendable, Equatable {
+struct WorkerTimings: Sendable {
     static let processingMetric = "checkout_command_processing_seconds"
     static let confirmMetric = "checkout_publish_confirm_seconds"
 
