@@ -1,5 +1,4 @@
 public import struct Foundation.Date
-import typealias Foundation.TimeInterval
 
 /// An AMQP timestamp: whole seconds since 1970 in the wire's unsigned 64 bits, kept exactly.
 ///
@@ -18,7 +17,7 @@ public struct AMQPTimestamp: Sendable, Hashable, Comparable {
         secondsSince1970 = seconds.isNaN || seconds <= 0 ? 0 : UInt64(exactly: seconds) ?? .max
     }
 
-    public var date: Date { Date(timeIntervalSince1970: TimeInterval(secondsSince1970)) }
+    public var date: Date { Date(timeIntervalSince1970: Double(secondsSince1970)) }
 
     public static func < (lhs: AMQPTimestamp, rhs: AMQPTimestamp) -> Bool {
         lhs.secondsSince1970 < rhs.secondsSince1970

@@ -1,7 +1,7 @@
 public import CheckoutDomain
 import Crypto
 import Foundation
-public import RabbitMQ
+import RabbitMQ
 
 /// What the worker needs from a command message besides its body: its identity, where its result
 /// goes, and how often it was tried.

@@ -1,4 +1,4 @@
-public import Crypto
+import Crypto
 
 /// Signs the retry count the worker writes on a retry copy, so that a count only a worker wrote is
 /// believed: a client could otherwise set `x-retry-count` on its first publish and skip the retries.

@@ -42,7 +42,7 @@ public struct DeadLetterQueue: Sendable {
     public func find(_ selection: DeadLetterSelection) async throws -> [DeadLetter] {
         try await refuseMovingPositions(selection)
         var found: [DeadLetter] = []
-        try await read(upTo: selection.lastPosition) { letter in
+        _ = try await read(upTo: selection.lastPosition) { letter in
             if selection.selects(letter) { found.append(letter) }
         }
         return found
@@ -60,7 +60,7 @@ public struct DeadLetterQueue: Sendable {
     ) async throws {
         try await refuseMovingPositions(selection)
         var replayed: [ReplayedCommand: Int] = [:]
-        try await read(upTo: selection.lastPosition) { letter in
+        _ = try await read(upTo: selection.lastPosition) { letter in
             guard selection.selects(letter) else { return }
             guard let messageID = letter.messageID else {
                 return try await report(.kept(letter, because: "it has no message_id, so the worker would dead-letter it again; purge it"))
@@ -94,7 +94,7 @@ public struct DeadLetterQueue: Sendable {
         if selection == .all { return try await connection.purgeQueue(name) }
         try await refuseMovingPositions(selection)
         var count = 0
-        try await read(upTo: selection.lastPosition) { letter in
+        _ = try await read(upTo: selection.lastPosition) { letter in
             guard selection.selects(letter) else { return }
             letter.delivery.ack()
             count += 1

@@ -1,7 +1,7 @@
 public import Foundation
 import JSONWriting
 public import Metrics
-public import RabbitMQ
+import RabbitMQ
 public import Tracing
 
 /// Publishes result events as the contract lists them, and waits for the broker's confirms.

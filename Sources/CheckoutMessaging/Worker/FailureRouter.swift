@@ -33,7 +33,7 @@ struct FailureRouter: Sendable {
     /// Parks a command already given up in the first retry queue, its count past the last retry and the
     /// dead letter's `detail` with it, for a wait before its answer (see ``isGivenUp(_:)``).
     func waitAfterGivingUp(_ delivery: some MessageDelivery, _ command: CommandEnvelope, detail: String) async throws {
-        try await park(
+        _ = try await park(
             delivery, command, retryCount: configuration.retryDelays.delays.count + 1,
             queue: configuration.retryQueue(for: command.kind, retry: 0),
             adding: [RetryHeaders.errorDetail: .string(String(detail.prefix(1000)))])
