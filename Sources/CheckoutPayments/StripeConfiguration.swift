@@ -34,7 +34,7 @@ public struct StripeConfiguration: Sendable, CustomStringConvertible {
         }
         let trimmed = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         // A port past 65535 passes URL's parsing, then traps in SwiftNIO at the first charge; one too long
-        // for an Int is read as no port, so every charge would go to the scheme's.
+        // for an Int is read as no port, so every charge would go to the scheme's default port.
         guard let url = URLComponents(string: trimmed), ["http", "https"].contains(url.scheme), url.host?.isEmpty == false,
             url.rangeOfPort == nil || url.port.map({ (1...65535).contains($0) }) == true
         else {
