@@ -28,7 +28,8 @@ struct PostgresLocation: Equatable {
         guard !database.isEmpty else {
             throw DatabaseURLError(code: .malformed, reason: "names no PostgreSQL database")
         }
-        if let written = Self.writtenPort(in: url) {
+        // URLComponents reads a port past 65535 as given, and one too long for an Int as none (then 5432).
+        if let string = components.string, let written = components.rangeOfPort.map({ string[$0] }) {
             guard let port = Int(written), (1...65535).contains(port) else {
                 throw DatabaseURLError(code: .malformed, reason: "has a PostgreSQL port that is not a number from 1 to 65535")
             }
@@ -59,16 +60,5 @@ struct PostgresLocation: Equatable {
                     code: .malformed, reason: "has the unknown option '\(item.name.prefix(20))' (known: sslmode, schema)")
             }
         }
-    }
-
-    /// The port as written in `url`, nil when none is: URLComponents reads one past 65535 as given, and
-    /// one too long for an `Int` as none, which would then be 5432.
-    private static func writtenPort(in url: String) -> Substring? {
-        guard let start = url.range(of: "://")?.upperBound else { return nil }
-        let authority = url[start...].prefix { $0 != "/" && $0 != "?" }
-        let hostPort = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
-        let afterHost = hostPort.hasPrefix("[") ? hostPort.drop { $0 != "]" } : hostPort
-        guard let colon = afterHost.lastIndex(of: ":") else { return nil }
-        return afterHost[afterHost.index(after: colon)...]
     }
 }

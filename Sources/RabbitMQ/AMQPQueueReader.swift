@@ -3,8 +3,9 @@
 ///
 /// A message read stays unacknowledged, so no consumer gets it meanwhile, until it is settled or the
 /// reader is closed. Closing sends the acks and hands every message still unsettled back to the broker,
-/// which puts it back in its place in a classic queue, behind the others in a quorum queue. Unlike a consumer a reader is not recovered: after a lost
-/// connection its reads fail, and the broker has taken its unsettled messages back.
+/// which puts it back in its place in a classic queue, behind the others in a quorum queue. Unlike a
+/// consumer a reader is not recovered: after a lost connection its reads fail, and the broker has taken
+/// its unsettled messages back.
 public struct AMQPQueueReader: Sendable {
     /// A message read from the queue.
     public struct Message: Sendable {

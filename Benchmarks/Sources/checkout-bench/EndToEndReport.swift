@@ -45,52 +45,33 @@ struct EndToEndReport {
                     ]))
         }
         if results.contains(where: { $0.workerCPU != nil || $0.brokerCPU != nil }) {
-            lines += [
-                "",
-                "| scenario | processes | worker CPU per command (µs, median) | RabbitMQ CPU per command (µs, median) |",
-                "|---|---:|---:|---:|",
-            ]
-            for result in results {
-                lines.append(
-                    row(
-                        Self.scenarioCells(result, ceiling: "C loop (ceiling), per message") + [
-                            Self.format(result.workerCPU, "%.0f"), Self.format(result.brokerCPU, "%.0f"),
-                        ]))
+            lines += table(["worker CPU per command (µs, median)", "RabbitMQ CPU per command (µs, median)"], of: results) {
+                Self.scenarioCells($0, ceiling: "C loop (ceiling), per message") + [
+                    Self.format($0.workerCPU, "%.0f"), Self.format($0.brokerCPU, "%.0f"),
+                ]
             }
         }
         let timed = results.filter { $0.latencyTimings?.processingMilliseconds != nil }
         if !timed.isEmpty {
-            lines += [
-                "",
-                "| scenario | processes | latency rate (cmd/s) | worker, delivery to ack (ms, mean) | of it, the event's confirm (ms, mean) |",
-                "|---|---:|---:|---:|---:|",
-            ]
-            for result in timed {
-                lines.append(
-                    row(
-                        Self.scenarioCells(result, ceiling: "C loop (ceiling)") + [
-                            String(format: "%.0f", result.latencyRate),
-                            Self.format(result.latencyTimings?.processingMilliseconds, "%.2f"),
-                            Self.format(result.latencyTimings?.confirmMilliseconds, "%.2f"),
-                        ]))
+            let columns = ["latency rate (cmd/s)", "worker, delivery to ack (ms, mean)", "of it, the event's confirm (ms, mean)"]
+            lines += table(columns, of: timed) {
+                Self.scenarioCells($0, ceiling: "C loop (ceiling)") + [
+                    String(format: "%.0f", $0.latencyRate),
+                    Self.format($0.latencyTimings?.processingMilliseconds, "%.2f"),
+                    Self.format($0.latencyTimings?.confirmMilliseconds, "%.2f"),
+                ]
             }
         }
         let measuredCPU = results.filter { $0.postgresCPU != nil }
         if !measuredCPU.isEmpty {
             let sizes = Set([cores, Self.largeServerCores]).sorted()
-            lines += [
-                "",
-                "| scenario | processes | PostgreSQL CPU per command (µs, median) | per pgbench transaction (µs, median) | "
-                    + sizes.map { "fleet ceiling, PostgreSQL on \($0) cores (cmd/s)" }.joined(separator: " | ") + " |",
-                "|---|---:|---:|---:|" + String(repeating: "---:|", count: sizes.count),
-            ]
-            for result in measuredCPU {
-                lines.append(
-                    row(
-                        Self.scenarioCells(result, ceiling: "C loop (ceiling)") + [
-                            Self.format(result.postgresCPU, "%.0f"),
-                            Self.format(result.postgresCPUPerPgbench, "%.0f"),
-                        ] + sizes.map { Self.format(result.fleetCeiling(cores: $0), "%.0f") }))
+            let columns =
+                ["PostgreSQL CPU per command (µs, median)", "per pgbench transaction (µs, median)"]
+                + sizes.map { "fleet ceiling, PostgreSQL on \($0) cores (cmd/s)" }
+            lines += table(columns, of: measuredCPU) { result in
+                Self.scenarioCells(result, ceiling: "C loop (ceiling)") + [
+                    Self.format(result.postgresCPU, "%.0f"), Self.format(result.postgresCPUPerPgbench, "%.0f"),
+                ] + sizes.map { Self.format(result.fleetCeiling(cores: $0), "%.0f") }
             }
         }
         if !leftOut.isEmpty {
@@ -150,6 +131,12 @@ struct EndToEndReport {
 
     private func row(_ cells: [String]) -> String {
         "| " + cells.joined(separator: " | ") + " |"
+    }
+
+    /// A table after a blank line, one row per result: the scenario's cells, then `columns`, right-aligned.
+    private func table(_ columns: [String], of results: [ScenarioResult], cells: (ScenarioResult) -> [String]) -> [String] {
+        ["", row(["scenario", "processes"] + columns), "|---|" + String(repeating: "---:|", count: columns.count + 1)]
+            + results.map { row(cells($0)) }
     }
 
     /// The first two cells of a row: the scenario and its processes, or `ceiling` for the C loop's row.
