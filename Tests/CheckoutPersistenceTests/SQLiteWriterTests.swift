@@ -130,6 +130,94 @@ import Testing
         }
     }
 
+    /// A caller cancelled (the shutdown's grace period is over) while a disk holds the batch stops waiting
+    /// at once: a write still queued is dropped, one whose batch has not reached it is skipped, and one
+    /// already running answers its caller now, and commits or not whenever its batch ends.
+    @Test func aCancelledCallerStopsWaitingForABatchThatADiskHolds() async throws {
+        try await Self.withWriter { writer, path in
+            let (gate, opening) = AsyncStream<Void>.makeStream()
+            defer { opening.finish() }
+            let (started, start) = AsyncStream<Void>.makeStream()
+            var callers: [Task<Void, any Error>] = []
+            try await Self.whileAWriteHoldsItsBatch(submittedBy: { try await writer.write($0) }) {
+                callers.append(
+                    Task {
+                        try await writer.write { database in
+                            try await Self.insert(1, on: database)
+                            start.yield()
+                            for await _ in gate {}
+                            return .commit(())
+                        }
+                    })
+                callers.append(Task { try await writer.write { database in .commit(try await Self.insert(2, on: database)) } })
+                while await writer.queuedWrites < 2 {
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+            }
+            for await _ in started { break }
+            callers.append(Task { try await writer.write { database in .commit(try await Self.insert(3, on: database)) } })
+            while await writer.queuedWrites < 1 {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+
+            for (index, caller) in callers.enumerated() {
+                caller.cancel()
+                let outcome = await Self.outcome(of: caller, within: .seconds(5))
+                #expect(throws: RetryableError.self, "caller \(index + 1)") { try outcome?.get() }
+            }
+
+            opening.finish()
+            _ = try await writer.write { database in .commit(try await Self.insert(4, on: database)) }
+            #expect(try await Self.committedNumbers(path) == [1, 4])
+        }
+    }
+
+    /// At the end of the grace period the store stops even while a disk holds the writer's batch, instead
+    /// of holding the worker's exit until the service group's cancellation deadline kills the process.
+    @Test func aStoreStopsWhileADiskHoldsItsBatch() async throws {
+        try await TestDatabase.sqlite.withFreshURL { url in
+            let path = String(url.dropFirst("sqlite://".count))
+            let engine = SQLiteEngine(path: path, readers: 1, logger: TestLogger.logger, statistics: DatabaseStatistics())
+            let (gate, opening) = AsyncStream<Void>.makeStream()
+            defer { opening.finish() }
+            let (started, start) = AsyncStream<Void>.makeStream()
+            let running = Task {
+                try await engine.whileRunning {
+                    let held = Task {
+                        try await engine.transaction { _ in
+                            start.yield()
+                            for await _ in gate {}
+                            return .commit(())
+                        }
+                    }
+                    for await _ in started { break }
+                    held.cancel()
+                    _ = await held.result
+                }
+            }
+
+            #expect(await Self.outcome(of: running, within: .seconds(5)) != nil, "the store kept waiting for the batch")
+        }
+    }
+
+    /// What `task` ended with, or nil if it has not ended within `limit` (it is left running).
+    private static func outcome<Success: Sendable>(
+        of task: Task<Success, any Error>, within limit: Duration
+    ) async -> Result<Success, any Error>? {
+        let (outcomes, report) = AsyncStream<Result<Success, any Error>?>.makeStream()
+        let waiting = Task { report.yield(await task.result) }
+        let timer = Task {
+            try await Task.sleep(for: limit)
+            report.yield(nil)
+        }
+        defer {
+            waiting.cancel()
+            timer.cancel()
+        }
+        for await outcome in outcomes { return outcome }
+        return nil
+    }
+
     /// Runs `body` with a writer on a new file that has a `numbers` table and a `children` table whose
     /// foreign key is checked at commit.
     private static func withWriter(_ body: (SQLiteWriter, String) async throws -> Void) async throws {

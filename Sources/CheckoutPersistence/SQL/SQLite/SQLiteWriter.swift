@@ -1,5 +1,7 @@
 import CheckoutDomain
+import Logging
 import SQLKit
+import Synchronization
 
 /// The one connection that writes to a SQLite file, committing the writes of many callers at once.
 ///
@@ -8,13 +10,23 @@ import SQLKit
 /// (up to `batchLimit`), runs each write in a savepoint of one `BEGIN IMMEDIATE` transaction, commits
 /// once, and only then answers their callers. While it commits, the next batch queues up (group commit);
 /// a lone write still costs one commit and waits for nothing else.
+///
+/// A disk that stops answering holds the batch inside SQLite's fsync, which nothing interrupts. So a
+/// cancelled caller (the shutdown's grace period is over) stops waiting at once, as it would for
+/// PostgreSQL (``DatabaseDeadline``), and the worker can hand its command back and exit: a write still
+/// queued is dropped, one whose batch has not reached it is skipped, and one already running may yet
+/// commit, as if the worker had stopped right after the commit.
 actor SQLiteWriter {
     private let file: SQLiteFile
     private let statistics: DatabaseStatistics
     private let batchLimit: Int
     private var connection: SQLiteSession?
     private var queue: [QueuedWrite] = []
+    /// The writes of the batch being written; empty between batches.
+    private var batchInProgress: [QueuedWrite] = []
     private var writing: Task<Void, Never>?
+    /// The id of the last write queued.
+    private var lastWriteID = 0
     /// When the batch being written began; nil between batches.
     private var batchStarted: ContinuousClock.Instant?
     private var isClosed = false
@@ -29,18 +41,26 @@ actor SQLiteWriter {
     ///
     /// A body that throws or ends with `.rollback` undoes only its own changes. If the transaction
     /// itself fails (its `COMMIT`, or an error after which SQLite rolled it back), every caller in the
-    /// batch gets that error and none of their changes stay.
+    /// batch gets that error and none of their changes stay. A caller cancelled meanwhile gets a
+    /// retryable `database-unavailable` at once.
     func write<Result: Sendable>(
         _ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>
     ) async throws -> Result {
         guard !isClosed else { throw Self.closed(file) }
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.append(QueuedWrite(body, answering: continuation))
-            if writing == nil {
-                // Detached: not on the executor the caller prefers (a worker's handlers share the broker
-                // connection's thread), where each of the writer's statements would wait behind every handler.
-                writing = Task.detached { await self.writeQueued() }
+        lastWriteID += 1
+        let id = lastWriteID
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                queue.append(QueuedWrite(id: id, body, answering: continuation))
+                if writing == nil {
+                    // Detached: not on the executor the caller prefers (a worker's handlers share the broker
+                    // connection's thread), where each of the writer's statements would wait behind every handler.
+                    writing = Task.detached { await self.writeQueued() }
+                }
             }
+        } onCancel: {
+            // Runs on the actor after the write is queued: this method does not suspend before that.
+            Task { await self.abandon(id) }
         }
     }
 
@@ -53,6 +73,9 @@ actor SQLiteWriter {
     var stalledFor: Duration { batchStarted.map { .now - $0 } ?? .zero }
 
     /// Fails what is still queued, waits for the batch being written, then closes the connection.
+    ///
+    /// A closer cancelled meanwhile (the grace period is over) stops waiting for a batch that a disk
+    /// holds and leaves the connection open to it, so that the worker can exit.
     func close() async {
         isClosed = true
         let unwritten = queue
@@ -60,7 +83,30 @@ actor SQLiteWriter {
         for write in unwritten {
             write.fail(Self.closed(file))
         }
-        await writing?.value
+        if let writing {
+            let waiter = Waiter<Void>()
+            try? await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    waiter.wait(continuation)
+                    // A cancellation before `wait` found no one to resume.
+                    if Task.isCancelled { waiter.resume(with: .failure(CancellationError())) }
+                    Task {
+                        await writing.value
+                        waiter.resume(with: .success(()))
+                    }
+                }
+            } onCancel: {
+                waiter.resume(with: .failure(CancellationError()))
+            }
+        }
+        guard writing == nil else {
+            file.logger.error(
+                """
+                stopping without closing SQLite database \(file.path): a batch of writes has been committing for \
+                \(stalledFor.components.seconds) s, and its callers have stopped waiting for it
+                """)
+            return
+        }
         await connection?.close()
         connection = nil
     }
@@ -69,6 +115,18 @@ actor SQLiteWriter {
     /// one restarted, can do it.
     private static func closed(_ file: SQLiteFile) -> RetryableError {
         RetryableError(code: .databaseUnavailable, context: "writing to SQLite database \(file.path): the store is closed")
+    }
+
+    /// Answers a cancelled caller now: its write is dropped if still queued, skipped if its batch has not
+    /// reached it, and left to commit or not if it is running.
+    private func abandon(_ id: Int) {
+        let abandoned = RetryableError(
+            code: .databaseUnavailable, context: "writing to SQLite database \(file.path): cancelled while waiting for the database")
+        if let index = queue.firstIndex(where: { $0.id == id }) {
+            queue.remove(at: index).fail(abandoned)
+        } else if let write = batchInProgress.first(where: { $0.id == id }) {
+            write.fail(abandoned)
+        }
     }
 
     private func writeQueued() async {
@@ -83,7 +141,11 @@ actor SQLiteWriter {
     /// A connection whose transaction failed is closed, not reused: it may still be inside it.
     private func write(_ batch: [QueuedWrite]) async {
         batchStarted = .now
-        defer { batchStarted = nil }
+        batchInProgress = batch
+        defer {
+            batchStarted = nil
+            batchInProgress = []
+        }
         let session: SQLiteSession
         do {
             session = try await openConnection()
@@ -117,7 +179,7 @@ actor SQLiteWriter {
         var finished: [FinishedWrite] = []
         do {
             try await database.raw("BEGIN IMMEDIATE").run()
-            for write in batch {
+            for write in batch where write.isAwaited {
                 try await database.raw("SAVEPOINT batched_write").run()
                 let ended = await write.run(database)
                 finished.append(ended)
@@ -141,26 +203,54 @@ actor SQLiteWriter {
 
     /// One caller's body and its continuation, with the result type erased so that one batch holds many.
     fileprivate struct QueuedWrite: Sendable {
+        let id: Int
         let run: @Sendable (any SQLDatabase) async -> FinishedWrite
         let fail: @Sendable (any Error) -> Void
+        private let waiting: @Sendable () -> Bool
+
+        /// Whether the caller still waits: neither answered nor given up on (``SQLiteWriter/abandon(_:)``).
+        var isAwaited: Bool { waiting() }
 
         init<Result: Sendable>(
+            id: Int,
             _ body: @escaping @Sendable (any SQLDatabase) async throws -> TransactionEnd<Result>,
             answering continuation: CheckedContinuation<Result, any Error>
         ) {
+            let waiter = Waiter<Result>()
+            waiter.wait(continuation)
+            self.id = id
             run = { database in
                 do {
                     switch try await body(database) {
                     case .commit(let result):
-                        return FinishedWrite(keepsChanges: true, error: nil) { continuation.resume(returning: result) }
+                        return FinishedWrite(keepsChanges: true, error: nil) { waiter.resume(with: .success(result)) }
                     case .rollback(let result):
-                        return FinishedWrite(keepsChanges: false, error: nil) { continuation.resume(returning: result) }
+                        return FinishedWrite(keepsChanges: false, error: nil) { waiter.resume(with: .success(result)) }
                     }
                 } catch {
-                    return FinishedWrite(keepsChanges: false, error: error) { continuation.resume(throwing: error) }
+                    return FinishedWrite(keepsChanges: false, error: error) { waiter.resume(with: .failure(error)) }
                 }
             }
-            fail = { continuation.resume(throwing: $0) }
+            fail = { waiter.resume(with: .failure($0)) }
+            waiting = { waiter.isWaiting }
+        }
+    }
+
+    /// A continuation resumed once, by whoever comes first: the batch's answer or the caller's cancellation.
+    fileprivate final class Waiter<Result: Sendable>: Sendable {
+        private let continuation = Mutex<CheckedContinuation<Result, any Error>?>(nil)
+
+        func wait(_ continuation: CheckedContinuation<Result, any Error>) {
+            self.continuation.withLock { $0 = continuation }
+        }
+
+        var isWaiting: Bool { continuation.withLock { $0 != nil } }
+
+        func resume(with result: Swift.Result<Result, any Error>) {
+            continuation.withLock { waiting in
+                defer { waiting = nil }
+                return waiting
+            }?.resume(with: result)
         }
     }
 
