@@ -15,7 +15,7 @@ public import Tracing
 public struct EventPublisher: Sendable {
     private let broker: any MessageBroker
     private let exchange: String
-    private let tracer: any LegacyTracer
+    private let tracer: any Tracer
     private let now: @Sendable () -> Date
     private let confirmLatency: [EventType: Timer]
     private let metrics: any MetricsFactory
@@ -26,7 +26,7 @@ public struct EventPublisher: Sendable {
     public init(
         broker: any MessageBroker,
         exchange: String,
-        tracer: any LegacyTracer,
+        tracer: any Tracer,
         metrics: any MetricsFactory,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
@@ -46,7 +46,7 @@ public struct EventPublisher: Sendable {
     /// Publishes in a producer span of its own, whose context the event's `traceparent` carries.
     func publish(_ event: some EventBody, as type: EventType, for command: CommandEnvelope) async throws {
         let messageID = type.messageID(forCommand: command.messageID)
-        try await tracer.withAnySpan("\(type.rawValue) publish", ofKind: .producer) { span in
+        try await tracer.withSpan("\(type.rawValue) publish", ofKind: .producer) { span in
             if span.isRecording {
                 span.attributes["messaging.system"] = "rabbitmq"
                 span.attributes["messaging.operation.type"] = "publish"

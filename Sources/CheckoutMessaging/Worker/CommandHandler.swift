@@ -21,7 +21,7 @@ struct CommandHandler: Sendable {
     private let useCases: UseCaseFactory
     private let logger: Logger
     private let metrics: MessagingMetrics
-    private let tracer: any LegacyTracer
+    private let tracer: any Tracer
     private let pauseBeforeRequeue: Duration
     private let now: @Sendable () -> Date
 
@@ -36,7 +36,7 @@ struct CommandHandler: Sendable {
         retrySigner: RetrySigner,
         logger: Logger,
         metrics: any MetricsFactory,
-        tracer: any LegacyTracer,
+        tracer: any Tracer,
         pauseBeforeRequeue: Duration,
         now: @escaping @Sendable () -> Date
     ) {
@@ -97,7 +97,7 @@ struct CommandHandler: Sendable {
 
         var context = InstrumentationContext.topLevel
         tracer.extract(envelope.traceHeaders, into: &context, using: AMQPHeadersExtractor())
-        await tracer.withAnySpan("\(kind.routingKey) process", context: context, ofKind: .consumer) { span in
+        await tracer.withSpan("\(kind.routingKey) process", context: context, ofKind: .consumer) { span in
             // Attributes of a span that records nothing (no exporter) would be built per command for nothing.
             if span.isRecording {
                 span.attributes["messaging.system"] = "rabbitmq"

@@ -33,7 +33,7 @@ public final class CommandWorker: Service {
         retrySigner: RetrySigner,
         logger: Logger,
         metrics: any MetricsFactory,
-        tracer: any LegacyTracer,
+        tracer: any Tracer,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.connection = connection

@@ -5,7 +5,7 @@ public import Tracing
 /// (or starts a trace), and publishing passes its own `traceparent`, and the `tracestate` it was
 /// given, on. It records and exports nothing, so it costs next to nothing; the trace id still reaches
 /// every log line (``logMetadata``), and a backend that wants spans (OpenTelemetry) replaces it,
-/// since the worker only sees `LegacyTracer`.
+/// since the worker only sees `Tracer`.
 public struct W3CPropagatingTracer: Tracer {
     public typealias Span = W3CSpan
 
