@@ -85,7 +85,7 @@ public struct CommandEnvelope: Sendable {
         self.retryCount = isWorkersCopy ? claimedRetryCount : 0
         var traceHeaders: [String: String] = [:]
         for (name, limit) in Self.traceHeaderLimits {
-            if let value = headers[name]?.stringValue, value.utf8.count <= limit { traceHeaders[name] = value }
+            if let value = headers[name]?.stringValue, value.utf8.count <= limit, Self.isTraceText(value) { traceHeaders[name] = value }
         }
         self.traceHeaders = traceHeaders
         self.digest = Self.digest(of: delivery.body)
@@ -98,6 +98,14 @@ public struct CommandEnvelope: Sendable {
     /// fields), and 512 is what W3C asks every vendor to keep of a `tracestate`. A tracer may write a
     /// longer one back out longer still, and an event too large for its frame could not be published.
     private static let traceHeaderLimits = [("traceparent", 256), ("tracestate", 512)]
+
+    /// W3C trace context is printable ASCII, and tabs in `tracestate`'s separators. swift-otel's parser
+    /// (swift-w3c-trace-context 1.0) counts a name in bytes and steps back over it in characters: a
+    /// `tracestate` whose name holds combining marks made it index before the string's start and trap,
+    /// on every replica the command went to.
+    private static func isTraceText(_ value: String) -> Bool {
+        value.utf8.allSatisfy { (0x20...0x7E).contains($0) || $0 == UInt8(ascii: "\t") }
+    }
 
     /// The body's SHA-256 in lowercase hex.
     private static func digest(of body: [UInt8]) -> CommandDigest {
