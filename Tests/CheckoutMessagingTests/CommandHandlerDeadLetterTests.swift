@@ -107,6 +107,23 @@ import Testing
         #expect(sut.settledLast(delivery) == .ack)
     }
 
+    /// A header's size is its bytes: names of combining marks, a few characters each, must not carry the
+    /// detail past its thousand bytes.
+    @Test func theDetailNamingDroppedHeadersStaysWithinAThousandBytes() async throws {
+        let sut = try await CommandHandlerSUT.make(maximumPropertiesByteCount: 20_000)
+        var headers: AMQPFieldTable = [:]
+        for index in 0..<80 {
+            headers["h\(index)" + String(repeating: "\u{301}", count: 75)] = .string(String(repeating: "x", count: 40))
+        }
+
+        await sut.handle(.syncCart, properties: ClientMessages.properties(messageID: "msg-1", headers: headers), body: Array("nope".utf8))
+
+        let detail = try #require(sut.deadLetters.only?.properties.headers?[RetryHeaders.errorDetail]?.stringValue)
+        #expect(detail.hasPrefix("the properties take"))
+        #expect(detail.contains("; headers dropped to fit the frame: h"))
+        #expect(detail.utf8.count <= 1000, "\(detail.utf8.count) bytes")
+    }
+
     @Test func propertiesTheBrokerRefusesAreLeftOutKeepingTheBodyTheMessageIDAndTheWorkersHeaders() async throws {
         let sut = try await CommandHandlerSUT.make(maximumPropertiesByteCount: 600)
         var properties = ClientMessages.properties(messageID: "msg-1", headers: [:])

@@ -36,7 +36,7 @@ struct FailureRouter: Sendable {
         _ = try await park(
             delivery, command, retryCount: configuration.retryDelays.delays.count + 1,
             queue: configuration.retryQueue(for: command.kind, retry: 0),
-            adding: [RetryHeaders.errorDetail: .string(String(detail.prefix(1000)))])
+            adding: [RetryHeaders.errorDetail: Self.detail(detail)])
     }
 
     /// Whether the command was given up already and waits for its answer: its signed count is past the last retry.
@@ -71,7 +71,7 @@ struct FailureRouter: Sendable {
         let routingKey = command?.routingKey ?? delivery.routingKey
         var added: AMQPFieldTable = [
             RetryHeaders.errorReason: .string(reason),
-            RetryHeaders.errorDetail: .string(String(detail.prefix(1000))),
+            RetryHeaders.errorDetail: Self.detail(detail),
             RetryHeaders.originalRoutingKey: .string(routingKey),
             RetryHeaders.deadLetteredAt: .timestamp(AMQPTimestamp(now())),
         ]
@@ -83,8 +83,8 @@ struct FailureRouter: Sendable {
         var (properties, dropped) = copy(delivery.properties, adding: added)
         if !dropped.isEmpty {
             let names = dropped.sorted().joined(separator: ", ")
-            added[RetryHeaders.errorDetail] = .string(
-                String("\(detail.prefix(500)); headers dropped to fit the frame: \(names)".prefix(1000)))
+            added[RetryHeaders.errorDetail] = Self.detail(
+                "\(Self.clipped(detail, toBytes: 500)); headers dropped to fit the frame: \(names)")
             properties.headers = added
         }
         do {
@@ -93,8 +93,8 @@ struct FailureRouter: Sendable {
                     exchange: configuration.deadLetter, routingKey: routingKey, properties: properties,
                     body: delivery.body, mandatory: true))
         } catch let error as AMQPError where error.code == .protocolError {
-            added[RetryHeaders.errorDetail] = .string(
-                String("\(detail.prefix(500)); properties dropped, they could not be sent: \(error.message)".prefix(1000)))
+            added[RetryHeaders.errorDetail] = Self.detail(
+                "\(Self.clipped(detail, toBytes: 500)); properties dropped, they could not be sent: \(error.message)")
             let bare = AMQPProperties(headers: added, deliveryMode: .persistent, messageID: delivery.properties.messageID)
             try await broker.publish(
                 AMQPMessage(
@@ -105,6 +105,22 @@ struct FailureRouter: Sendable {
 
     /// The client's properties, ``AMQPProperties/republishable``, with `added` headers; when that does
     /// not fit in a frame with room to spare, only `added`, and the names of the client headers left out.
+    /// `x-error-detail`: at most a thousand bytes of `text`.
+    private static func detail(_ text: String) -> AMQPFieldValue {
+        .string(clipped(text, toBytes: 1000))
+    }
+
+    /// At most `limit` bytes of `text`, cut between Unicode scalars: a header's size is its bytes, and
+    /// what a client wrote (header names) can pack hundreds of bytes into one character of combining marks.
+    private static func clipped(_ text: String, toBytes limit: Int) -> String {
+        var bytes = 0
+        return String(
+            text.unicodeScalars.prefix { scalar in
+                bytes += scalar.utf8.count
+                return bytes <= limit
+            })
+    }
+
     private func copy(_ properties: AMQPProperties, adding added: AMQPFieldTable) -> (AMQPProperties, dropped: [String]) {
         var copy = properties.republishable
         copy.deliveryMode = .persistent
