@@ -269,7 +269,7 @@ import Testing
             #expect(json3.contains("body (\(MixedDeadLetters.missingFieldBody.utf8.count) bytes, JSON):\n{\n  \"cartId\" : \"cart-42\""))
             #expect(json3.contains("correlation_id: corr-9"))
             #expect(json3.contains("traceparent: \(MixedDeadLetters.traceparent)"))
-            #expect(DeadLetterDetails.escaped([0x7B, 0xFF, 0x0A, 0x5C]) == #"{\xFF\n\\"#)
+            #expect(TerminalText.escaped([0x7B, 0xFF, 0x0A, 0x5C]) == #"{\xFF\n\\"#)
         }
     }
 
@@ -299,6 +299,41 @@ import Testing
             #expect(details.contains("price: 0." + String(repeating: "0", count: 250) + "12345"), "\(details)")
             #expect(details.contains("small: 0.05"))
             #expect(details.contains("headers (tables and arrays nested over 32 deep were not read, and show as null):"))
+        }
+    }
+}
+
+extension DeadLetterQueueTests {
+    /// A dead letter's text is a client's: an escape sequence in it would move the operator's cursor over
+    /// earlier rows or set the clipboard, and a bidirectional override reorder what a row shows. Every
+    /// such character is printed as an escape, in the list, the details and the replay's lines.
+    @Test func aClientsControlAndFormattingCharactersAreShownEscaped() async throws {
+        try await withDeadLetters(mixed: false) { world, queue in
+            let hostile = "\u{1B}[1A\u{1B}[2K\u{9B}2J\u{202E}\u{200B}\u{2028}\u{7F}"
+            let headers: AMQPFieldTable = [
+                RetryHeaders.errorReason: .string("retries-exhausted\(hostile)"), RetryHeaders.errorDetail: .string(hostile),
+                "x\u{1B}]52;c;AAAA\u{07}": .string(hostile), "nested": .table(["k\u{9B}": .string(hostile)]),
+            ]
+            var properties = AMQPProperties(headers: headers, messageID: "id\(hostile)")
+            properties.correlationID = hostile
+            try await world.client.publish(
+                AMQPMessage(
+                    exchange: world.names.deadLetter, routingKey: "cart.sync\(hostile)", properties: properties,
+                    body: Array("{\"cartId\":\"\(hostile)\"}".utf8)))
+            let letter = try #require(try await queue.all().first)
+
+            let shown = [
+                DeadLetterTable.row(letter, now: Date()), DeadLettersReplaySubcommand.describe(letter),
+                DeadLetterDetails.text(letter, queue: queue.name),
+            ]
+            for text in shown {
+                let acting = text.unicodeScalars.filter { scalar in
+                    scalar != "\n" && [.control, .format, .lineSeparator].contains(scalar.properties.generalCategory)
+                }
+                #expect(acting.isEmpty, "\(acting.map { String($0.value, radix: 16) }) in \(text)")
+            }
+            #expect(shown[0].contains(#"id\x1B[1A\x1B[2K\x9B2J\u{202E}\u{200B}\u{2028}\x7F"#), "\(shown[0])")
+            #expect(shown[2].contains(#"x\x1B]52;c;AAAA\x07: "#), "\(shown[2])")
         }
     }
 }

@@ -6,7 +6,7 @@ import RabbitMQ
 enum DeadLetterDetails {
     static func text(_ letter: DeadLetter, queue: String) -> String {
         let properties = letter.delivery.properties
-        var lines = ["dead letter \(letter.position) of \(queue), routing key \(letter.routingKey)", "properties:"]
+        var lines = ["dead letter \(letter.position) of \(queue), routing key \(TerminalText.escaped(letter.routingKey))", "properties:"]
         let values: [(String, String?)] = [
             ("message_id", properties.messageID),
             ("correlation_id", properties.correlationID),
@@ -22,22 +22,22 @@ enum DeadLetterDetails {
             ("app_id", properties.appID),
         ]
         for case let (name, value?) in values {
-            lines.append("  \(name): \(value)")
+            lines.append("  \(name): \(TerminalText.escaped(value))")
         }
         lines.append(
             letter.delivery.headersTruncated
                 ? "headers (tables and arrays nested over \(AMQPDelivery.maximumHeaderDepth) deep were not read, and show as null):"
                 : "headers:")
         for (name, value) in (properties.headers ?? [:]).sorted(by: { $0.key < $1.key }) {
-            lines.append("  \(name): \(describe(value, nested: false))")
+            lines.append("  \(TerminalText.escaped(name)): \(describe(value, nested: false))")
         }
         let body = letter.delivery.body
         if let json = prettyJSON(body) {
             lines.append("body (\(body.count) bytes, JSON):")
-            lines.append(json)
+            lines.append(TerminalText.escapedLines(json))
         } else {
             lines.append("body (\(body.count) bytes, not JSON; bytes outside printable ASCII escaped):")
-            lines.append(escaped(body))
+            lines.append(TerminalText.escaped(body))
         }
         return lines.joined(separator: "\n")
     }
@@ -57,12 +57,15 @@ enum DeadLetterDetails {
         case .float(let v): "\(v)"
         case .double(let v): "\(v)"
         case .decimal(let scale, let v): decimal(v, scale: Int(scale))
-        case .string(let text): escaped(text, quoted: nested)
-        case .bytes(let bytes): "bytes \"\(escaped(bytes))\""
+        case .string(let text): TerminalText.escaped(text, quoted: nested)
+        case .bytes(let bytes): "bytes \"\(TerminalText.escaped(bytes))\""
         case .timestamp(let timestamp): describe(timestamp)
         case .array(let values): "[" + values.map { describe($0, nested: true) }.joined(separator: ", ") + "]"
         case .table(let table):
-            "{" + table.sorted { $0.key < $1.key }.map { "\($0.key): \(describe($0.value, nested: true))" }.joined(separator: ", ") + "}"
+            "{"
+                + table.sorted { $0.key < $1.key }.map { "\(TerminalText.escaped($0.key)): \(describe($0.value, nested: true))" }.joined(
+                    separator: ", ")
+                + "}"
         case .void: "null"
         }
     }
@@ -88,40 +91,5 @@ enum DeadLetterDetails {
                 withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
         else { return nil }
         return String(decoding: data, as: UTF8.self)
-    }
-
-    /// Printable ASCII as it is, a backslash as `\\`, newlines and tabs as `\n`, `\r`, `\t`, every
-    /// other byte as `\xHH`.
-    static func escaped(_ bytes: [UInt8]) -> String {
-        var text = ""
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "\\"): text += "\\\\"
-            case UInt8(ascii: "\n"): text += "\\n"
-            case UInt8(ascii: "\r"): text += "\\r"
-            case UInt8(ascii: "\t"): text += "\\t"
-            case 0x20...0x7E: text.unicodeScalars.append(UnicodeScalar(byte))
-            default: text += String(format: "\\x%02X", byte)
-            }
-        }
-        return text
-    }
-
-    /// `text` with its control characters escaped; `quoted`, in double quotes, with quotes and backslashes escaped too.
-    static func escaped(_ text: String, quoted: Bool) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\" where quoted: result += "\\\\"
-            case "\"" where quoted: result += "\\\""
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += String(format: "\\x%02X", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return quoted ? "\"\(result)\"" : result
     }
 }

@@ -14,12 +14,12 @@ enum DeadLetterTable {
     static func row(_ letter: DeadLetter, now: Date) -> String {
         line([
             "\(letter.position)",
-            letter.routingKey,
-            letter.reason ?? "-",
+            TerminalText.escaped(letter.routingKey),
+            TerminalText.escaped(letter.reason ?? "-"),
             letter.retryCount.map { "\($0)" } ?? "-",
-            letter.messageID ?? "-",
+            TerminalText.escaped(letter.messageID ?? "-"),
             letter.deadLetteredAt.map { age(since: $0, now: now) } ?? "-",
-            (letter.detail ?? "").replacing(/\s+/, with: " "),
+            TerminalText.escaped((letter.detail ?? "").replacing(/\s+/, with: " ")),
         ])
     }
 

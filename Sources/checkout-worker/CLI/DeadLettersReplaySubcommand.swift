@@ -44,7 +44,7 @@ struct DeadLettersReplaySubcommand: AsyncParsableCommand {
                 case .kept(let letter, let reason):
                     matched.append(letter)
                     kept += 1
-                    StandardOutput.line("keep \(Self.describe(letter)): \(reason)")
+                    StandardOutput.line("keep \(Self.describe(letter)): \(TerminalText.escaped(reason))")
                 }
             }
         }
@@ -61,6 +61,8 @@ struct DeadLettersReplaySubcommand: AsyncParsableCommand {
 
     /// `3 order.place message_id abc (retries-exhausted)`.
     static func describe(_ letter: DeadLetter) -> String {
-        "\(letter.position) \(letter.routingKey) message_id \(letter.messageID ?? "(none)") (\(letter.reason ?? "no reason"))"
+        let messageID = letter.messageID.map { TerminalText.escaped($0) } ?? "(none)"
+        return
+            "\(letter.position) \(TerminalText.escaped(letter.routingKey)) message_id \(messageID) (\(TerminalText.escaped(letter.reason ?? "no reason")))"
     }
 }

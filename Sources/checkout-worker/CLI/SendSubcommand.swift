@@ -123,8 +123,9 @@ struct SendSubcommand: AsyncParsableCommand {
         guard let event else {
             throw SubcommandFailure("no result within \(timeout.settingText); is a worker running? (the command stays queued)")
         }
-        print("\(event.properties.type ?? "event") (message_id \(event.properties.messageID ?? "-")):")
-        print(Self.pretty(event.body))
+        let type = TerminalText.escaped(event.properties.type ?? "event")
+        print("\(type) (message_id \(TerminalText.escaped(event.properties.messageID ?? "-"))):")
+        print(TerminalText.escapedLines(Self.pretty(event.body)))
     }
 
     /// `--json` as given, or the file an `@` names, or standard input for `-`.

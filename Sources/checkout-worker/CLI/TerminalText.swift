@@ -1,0 +1,60 @@
+import Foundation
+
+/// A client's text made safe to print on an operator's terminal.
+///
+/// A dead letter's routing key, `message_id`, headers and body are whatever a client sent: an escape
+/// sequence among them could move the cursor over earlier lines, rewrite the window's title or set the
+/// clipboard, and a bidirectional override could show a row in another order than it is written.
+enum TerminalText {
+    /// `text` with every control character (C0, DEL and C1), line and paragraph separator and invisible
+    /// formatting character (bidirectional overrides, zero-width characters) written as an escape:
+    /// `\n`, `\r`, `\t`, `\xHH` below U+0100, `\u{HHHH}` above. `quoted`, in double quotes, with quotes
+    /// and backslashes escaped too.
+    static func escaped(_ text: String, quoted: Bool = false) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\" where quoted: result += "\\\\"
+            case "\"" where quoted: result += "\\\""
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where isInert(scalar): result.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x100: result += String(format: "\\x%02X", scalar.value)
+            default: result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            }
+        }
+        return quoted ? "\"\(result)\"" : result
+    }
+
+    /// Each line of `text` escaped, its newlines kept: for JSON written out indented, which escapes C0
+    /// controls in its strings but leaves C1 controls and formatting characters as they are.
+    static func escapedLines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }.joined(separator: "\n")
+    }
+
+    /// Printable ASCII as it is, a backslash as `\\`, newlines and tabs as `\n`, `\r`, `\t`, every
+    /// other byte as `\xHH`: for a body that is not JSON, which need not be UTF-8.
+    static func escaped(_ bytes: [UInt8]) -> String {
+        var text = ""
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\\"): text += "\\\\"
+            case UInt8(ascii: "\n"): text += "\\n"
+            case UInt8(ascii: "\r"): text += "\\r"
+            case UInt8(ascii: "\t"): text += "\\t"
+            case 0x20...0x7E: text.unicodeScalars.append(UnicodeScalar(byte))
+            default: text += String(format: "\\x%02X", byte)
+            }
+        }
+        return text
+    }
+
+    /// Whether a terminal shows `scalar` as the character it is, acting on nothing and moving nothing.
+    private static func isInert(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: false
+        default: true
+        }
+    }
+}
