@@ -63,7 +63,8 @@ public struct TextLogHandler: LogHandler {
         return metadata.isEmpty ? nil : metadata.mapValues(token)
     }
 
-    /// `text` with each control character (newlines, tabs, escape sequences) written as `\u{…}`.
+    /// `text` with each control character (newlines, tabs, escape sequences, bidirectional overrides)
+    /// written as `\u{…}`.
     static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = ""
@@ -107,7 +108,12 @@ public struct TextLogHandler: LogHandler {
         isControl(scalar) || scalar.properties.isWhitespace || scalar == "=" || scalar == "\"" || scalar == "\\"
     }
 
+    /// Controls (C0, DEL, C1), line and paragraph separators, and invisible formatting characters such as
+    /// bidirectional overrides, which would show the rest of a line in another order than it is written.
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
     }
 }

@@ -18,6 +18,13 @@ import Testing
         #expect(TextLogHandler.escaped("cart-42 €") == "cart-42 €")
     }
 
+    /// A C1 control acts as an escape sequence on some terminals, and a bidirectional override shows
+    /// the rest of a line in another order than it is written.
+    @Test func escapesC1ControlsAndInvisibleFormattingCharacters() {
+        #expect(TextLogHandler.escaped("a\u{9B}2J\u{202E}b\u{200B}") == #"a\u{9b}2J\u{202e}b\u{200b}"#)
+        #expect(TextLogHandler.token("cmd\u{2066}1") == #""cmd\u{2066}1""#)
+    }
+
     @Test func writesMetadataSetOnTheLoggerAndNestedValuesAsTokensOnce() {
         var handler = TextLogHandler(label: "checkout.worker", metadataProvider: nil)
 
