@@ -59,6 +59,22 @@ import Testing
         #expect(sut.settledLast(delivery) == .ack)
     }
 
+    /// A `reply_to` queue that refuses the answer (full, with `x-overflow: reject-publish`) is the
+    /// client's choice, as one that does not exist is: the event is on the events exchange, and the
+    /// command is done, not retried until it is dead-lettered as given up.
+    @Test func aReplyToQueueThatRefusesTheAnswerDoesNotFailTheCommand() async throws {
+        let sut = try await CommandHandlerSUT.make()
+        sut.broker.failPublishes(toExchange: "", with: AMQPError(code: .publishNacked, message: "nacked"))
+
+        let delivery = await sut.handle(
+            .syncCart, properties: ClientMessages.properties(messageID: "sync-1", replyTo: "client.full"),
+            body: ClientMessages.syncCart())
+
+        #expect(sut.events.map(\.routingKey) == ["cart.synced"])
+        #expect(sut.retries.isEmpty && sut.deadLetters.isEmpty)
+        #expect(sut.settledLast(delivery) == .ack)
+    }
+
     @Test func aBusinessRuleRejectionIsPublishedAndAcked() async throws {
         let sut = try await CommandHandlerSUT.make()
 

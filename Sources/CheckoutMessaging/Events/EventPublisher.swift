@@ -8,7 +8,9 @@ public import Tracing
 ///
 /// Every event goes to the events exchange under its type, and also to the command's `reply_to` queue
 /// through the default exchange when one is set. Neither publish is mandatory: nobody listening is
-/// the clients' choice, not a failure of the command.
+/// the clients' choice, not a failure of the command. So is a `reply_to` queue that refuses the answer
+/// (full, with `x-overflow: reject-publish`): counted in `checkout_replies_refused_total{event}`, and
+/// not retried, which would publish the event again and again and dead-letter a command that succeeded.
 ///
 /// Times each publish until its confirm as `checkout_publish_confirm_seconds{event}`: a command is
 /// acked only after that, so a slow or overloaded broker shows there first.
@@ -79,7 +81,11 @@ public struct EventPublisher: Sendable {
             return try await publishTimed(toExchange, as: type)
         }
         async let published: Void = publishTimed(toExchange, as: type)
-        try await publishTimed(AMQPMessage(exchange: "", routingKey: replyTo, properties: properties, body: body), as: type)
+        do {
+            try await publishTimed(AMQPMessage(exchange: "", routingKey: replyTo, properties: properties, body: body), as: type)
+        } catch let error as AMQPError where error.code == .publishNacked {
+            Counter(label: "checkout_replies_refused_total", dimensions: [("event", type.rawValue)], factory: metrics).increment()
+        }
         try await published
     }
 
