@@ -53,7 +53,7 @@ public struct JSONLogHandler: LogHandler {
         line.field("level", event.level.rawValue)
         line.field("label", label)
         line.field("source", event.source)
-        line.field("message", event.message.description)
+        line.field("message", event.message.description.clippedForLog)
         for index in fields.indices where index == fields.count - 1 || fields[index + 1].key != fields[index].key {
             let (key, value) = fields[index]
             line.field(Self.fixedFields.contains(key) ? "metadata.\(key)" : key, value)

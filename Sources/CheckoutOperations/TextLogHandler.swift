@@ -64,8 +64,9 @@ public struct TextLogHandler: LogHandler {
     }
 
     /// `text` with each control character (newlines, tabs, escape sequences, bidirectional overrides)
-    /// written as `\u{…}`.
+    /// written as `\u{…}`, cut past ``Swift/String/logValueLimit`` bytes.
     static func escaped(_ text: String) -> String {
+        let text = text.clippedForLog
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
@@ -77,6 +78,7 @@ public struct TextLogHandler: LogHandler {
     /// `text` as it is, unless it holds a space, `=`, `"`, a backslash or a control character: then in
     /// quotes, `"` and `\` escaped with a backslash and control characters as in ``escaped(_:)``.
     static func token(_ text: String) -> String {
+        let text = text.clippedForLog
         guard text.unicodeScalars.contains(where: needsQuotes) else { return text }
         var result = "\""
         for scalar in text.unicodeScalars {

@@ -19,6 +19,22 @@ import Testing
         #expect(line["message"] as? String == "command received")
     }
 
+    /// An invalid `cartId` can be most of a 256 KiB body: written whole, one line would be longer than log
+    /// collectors take (Docker splits lines at 16 KiB, and the halves are not JSON).
+    @Test func cutsAValueOrAMessageLongerThanTwoKiB() throws {
+        let (logger, lines) = makeSUT()
+        let long = String(repeating: "é", count: 50_000)
+
+        logger.notice("rejected \(long)", metadata: ["cart.id": "\(long)", "nested": ["list": ["\(long)"]]])
+
+        let line = try #require(lines.lines.first)
+        #expect(line.utf8.count < 8 * 1024, "\(line.utf8.count) bytes")
+        let object = try #require(try lines.objects().first)
+        let cartID = try #require(object["cart.id"] as? String)
+        #expect(cartID.hasPrefix("éé") && cartID.hasSuffix("… (100000 bytes)") && cartID.utf8.count <= 2048, "\(cartID.utf8.count)")
+        #expect((object["message"] as? String)?.hasSuffix("… (100009 bytes)") == true)
+    }
+
     @Test func startsWithTheFixedFieldsSoAPersonCanReadTheLine() throws {
         let (logger, lines) = makeSUT()
 

@@ -18,6 +18,14 @@ import Testing
         #expect(TextLogHandler.escaped("cart-42 €") == "cart-42 €")
     }
 
+    @Test func cutsAValueOrAMessageLongerThanTwoKiB() {
+        let long = String(repeating: "x", count: 100_000)
+
+        let mark = "… (100000 bytes)"
+        #expect(TextLogHandler.escaped(long) == String(repeating: "x", count: 2048 - mark.utf8.count) + mark)
+        #expect(TextLogHandler.token("a b" + long).hasSuffix("… (100003 bytes)\""))
+    }
+
     /// A C1 control acts as an escape sequence on some terminals, and a bidirectional override shows
     /// the rest of a line in another order than it is written.
     @Test func escapesC1ControlsAndInvisibleFormattingCharacters() {
