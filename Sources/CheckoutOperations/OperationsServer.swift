@@ -82,7 +82,15 @@ public struct OperationsServer: Service {
             },
             logger: logger
         )
-        try await application.run()
+        do {
+            try await application.run()
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // NIO's bind error names neither the address nor the port.
+            throw OperationsServerError(
+                code: .cannotServe, context: "serving /health/live, /health/ready and /metrics on \(host):\(port): \(error)")
+        }
     }
 
     private func router() -> Router<BasicRequestContext> {

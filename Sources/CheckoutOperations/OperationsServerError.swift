@@ -6,6 +6,8 @@ public struct OperationsServerError: Error, Sendable, CustomStringConvertible {
 
         /// The server is not listening: it stopped, or failed before it could bind.
         public static let notListening = Code(description: "not-listening")
+        /// The server could not bind its address (a port in use), or stopped on an error.
+        public static let cannotServe = Code(description: "cannot-serve")
     }
 
     public let code: Code

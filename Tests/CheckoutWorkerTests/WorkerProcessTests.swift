@@ -108,6 +108,55 @@ import Testing
         }
     }
 
+    /// A port the operations server cannot bind (another process holds it) while the broker is not
+    /// reachable yet: start-up stops with exit 1 and a line naming the port, rather than crash with no
+    /// reason when the wait for the broker does not end at cancellation.
+    @Test func anHTTPPortInUseStopsStartUpSayingWhyWhileTheBrokerIsAway() async throws {
+        try await withServersBehindProxies("port-in-use") { world, broker, database, proxied in
+            broker.cut()
+            var settings = proxied
+            settings["CHECKOUT_HTTP_PORT"] = "\(database.port)"
+
+            let worker = try WorkerProcess(["run"], environment: world.environment(settings))
+
+            #expect(try await worker.waitForExit(timeout: .seconds(30)) == 1, "\(worker.standardError)")
+            let fatal = try #require(worker.logLines.first { $0["level"] as? String == "critical" }, "\(worker.standardError)")
+            #expect(fatal["message"] as? String == "stopped on an error", "\(fatal)")
+            #expect("\(fatal)".contains("\(database.port)"), "\(fatal)")
+        }
+    }
+
+    /// SIGTERM while a broker node accepts the connection and never answers: librabbitmq waits inside
+    /// its handshake, which nothing interrupts. The worker still ends by the grace period and 5 s, with
+    /// exit 1 and a line saying why, not with a crash.
+    @Test func aWaitNothingInterruptsEndsAtTheShutdownDeadlineSayingWhy() async throws {
+        try await withProcessWorld("silent-broker") { world in
+            let silent = try await SilentServer.start()
+            do {
+                let worker = try WorkerProcess(
+                    ["run"],
+                    environment: world.environment([
+                        "CHECKOUT_AMQP_URL": "amqp://guest:guest@127.0.0.1:\(silent.port)/", "CHECKOUT_SHUTDOWN_GRACE_PERIOD": "1s",
+                    ]))
+                try await worker.waitForLogLine("serving /health/live, /health/ready and /metrics")
+                try await Task.sleep(for: .seconds(1))
+                worker.terminate()
+                let stoppedAt = ContinuousClock.now
+
+                #expect(try await worker.waitForExit(timeout: .seconds(30)) == 1, "\(worker.standardError)")
+                #expect(ContinuousClock.now - stoppedAt < .seconds(8), "stopped after the deadline")
+                let line = worker.logLines.first {
+                    ($0["message"] as? String)?.hasPrefix("did not stop within 6s of being told to") == true
+                }
+                #expect(line?["level"] as? String == "error", "\(worker.standardError)")
+            } catch {
+                try? await silent.shutdown()
+                throw error
+            }
+            try await silent.shutdown()
+        }
+    }
+
     /// A rolling deploy: SIGTERM lands while hundreds of orders are queued; the worker finishes what
     /// it holds, leaves the rest queued, exits 0, and its successor places the rest, each once.
     @Test func sigtermInTheMiddleOfALoadExitsZeroAndARestartFinishesTheRest() async throws {

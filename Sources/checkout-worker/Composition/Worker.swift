@@ -5,10 +5,12 @@ import ServiceLifecycle
 struct Worker: Sendable {
     let serviceGroup: ServiceGroup
     let operations: OperationsServer
+    let deadline: ShutdownDeadline
 
     /// Runs until SIGTERM or SIGINT (or ``shutDown()``), then drains and closes everything; throws the
     /// error a service failed with, such as a start-up step's.
     func run() async throws {
+        defer { deadline.disarm() }
         try await serviceGroup.run()
     }
 
