@@ -30,7 +30,13 @@ struct AMQPWire {
     /// sends the content header even when that no longer fits the negotiated frame; librabbitmq refuses
     /// such a frame and drops the connection, and every worker the message goes to next would too.
     /// Read, such a delivery is dead-lettered for its size (`maximumRedeliverablePropertiesByteCount`).
-    static let inboundFrameAllowance = 4_096
+    ///
+    /// A client that may declare a queue can have a message dead-lettered into the commands exchange
+    /// with a `CC` header of a frame's worth of routing keys, which dead-lettering keeps and copies into
+    /// `x-death` again, at each queue it passes: twice a frame after one, more after a chain of them.
+    /// A mebibyte reads what a chain of six makes. librabbitmq sizes its outbound buffer by this too,
+    /// but only the negotiated size of it is ever written, so the rest is never resident.
+    static let inboundFrameAllowance = 1 << 20
 
     /// Connects and logs in; `onSocket` learns the socket as soon as it is open, so that a watchdog can
     /// shut it down while the handshake is still running.

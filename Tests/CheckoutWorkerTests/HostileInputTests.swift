@@ -93,6 +93,33 @@ import Testing
 
     /// RabbitMQ reads `x-death` back when a retry queue hands a copy on; one a client forged made the
     /// retry queue crash, and the copies in it were lost. The worker's copies leave it out.
+    /// A client that may declare a queue can have the broker hand the worker more properties than any
+    /// publisher may send: its messages expire into the commands exchange, and dead-lettering keeps a
+    /// `CC` header of many long routing keys and copies them again into `x-death`. A frame that large
+    /// dropped the connection of every worker it went to, for ever; it is read and dead-lettered.
+    @Test func aCommandTheBrokerInflatedPastAFrameIsDeadLetteredNotAConnectionDropped() async throws {
+        try await withWorld { world in
+            let expiring = "test.expiring.\(UUID().uuidString.prefix(8))"
+            try await world.client.declare(
+                AMQPTopology(
+                    exchanges: [.init(name: expiring, durable: false)],
+                    queues: [
+                        .init(
+                            name: expiring, durable: false,
+                            arguments: ["x-message-ttl": .int32(0), "x-dead-letter-exchange": .string(world.names.commandsExchange)])
+                    ],
+                    bindings: [.init(queue: expiring, exchange: expiring, routingKey: "cart.sync")]))
+            let keys = (0..<400).map { AMQPFieldValue.string(String(format: "k%03d", $0) + String(repeating: "x", count: 250)) }
+            let properties = AMQPProperties(contentType: "application/json", headers: ["CC": .array(keys)], messageID: "inflated-1")
+            try await world.client.publish(
+                AMQPMessage(exchange: expiring, routingKey: "cart.sync", properties: properties, body: Array(Bodies.syncCart().utf8)))
+
+            let dead = try #require(try await world.deadLetters.wait { $0.properties.messageID == "inflated-1" }.first)
+            #expect(dead.properties.headers?[RetryHeaders.errorReason]?.stringValue == "headers-too-large")
+            try await expectStillAnswering(world)
+        }
+    }
+
     @Test func aForgedDeathHistoryDoesNotReachTheRetryQueues() async throws {
         try await withWorld { world in
             try await world.send(.syncCart, Bodies.syncCart(), messageID: "sync-dead")
