@@ -172,12 +172,13 @@ import Testing
         }
     }
 
-    /// At the end of the grace period the store stops even while a disk holds the writer's batch, instead
-    /// of holding the worker's exit until the service group's cancellation deadline kills the process.
+    /// The store stops even while a disk holds the writer's batch: once the batch has taken longer than
+    /// the stall limit, closing stops waiting for it, instead of holding the worker's exit for ever.
     @Test func aStoreStopsWhileADiskHoldsItsBatch() async throws {
         try await TestDatabase.sqlite.withFreshURL { url in
             let path = String(url.dropFirst("sqlite://".count))
-            let engine = SQLiteEngine(path: path, readers: 1, logger: TestLogger.logger, statistics: DatabaseStatistics())
+            let engine = SQLiteEngine(
+                path: path, readers: 1, logger: TestLogger.logger, statistics: DatabaseStatistics(), stallLimit: .milliseconds(200))
             let (gate, opening) = AsyncStream<Void>.makeStream()
             defer { opening.finish() }
             let (started, start) = AsyncStream<Void>.makeStream()
@@ -197,6 +198,29 @@ import Testing
             }
 
             #expect(await Self.outcome(of: running, within: .seconds(5)) != nil, "the store kept waiting for the batch")
+        }
+    }
+
+    /// A batch that is only slow is waited for when the store stops, however it is stopped (the
+    /// sub-commands and the tests cancel it), and commits before the store is closed.
+    @Test func aStoreStoppingWaitsForASlowBatch() async throws {
+        try await TestDatabase.sqlite.withFreshURL { url in
+            let path = String(url.dropFirst("sqlite://".count))
+            let engine = SQLiteEngine(path: path, readers: 1, logger: TestLogger.logger, statistics: DatabaseStatistics())
+            try await engine.whileRunning {
+                try await engine.transaction { .commit(try await $0.raw("CREATE TABLE numbers (n BIGINT PRIMARY KEY)").run()) }
+                let (started, start) = AsyncStream<Void>.makeStream()
+                Task {
+                    try await engine.transaction { database in
+                        start.yield()
+                        try await Task.sleep(for: .milliseconds(300))
+                        return .commit(try await Self.insert(1, on: database))
+                    }
+                }
+                for await _ in started { break }
+            }
+
+            #expect(try await Self.committedNumbers(path) == [1])
         }
     }
 

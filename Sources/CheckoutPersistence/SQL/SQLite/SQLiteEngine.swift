@@ -14,12 +14,13 @@ struct SQLiteEngine: SQLEngine {
 
     /// - Parameters:
     ///   - readers: Read-only connections at most, besides the one writer.
-    ///   - stallLimit: How long a batch of writes may take before the database is reported unreachable.
+    ///   - stallLimit: How long a batch of writes may take before the database is reported unreachable,
+    ///     and before closing stops waiting for it.
     init(path: String, readers: Int, logger: Logger, statistics: DatabaseStatistics, stallLimit: Duration = .seconds(10)) {
         let file = SQLiteFile(path: path, logger: logger, statistics: statistics)
         self.path = path
         self.readers = SQLiteConnectionPool(file: file, size: readers)
-        writer = SQLiteWriter(file: file, statistics: statistics)
+        writer = SQLiteWriter(file: file, statistics: statistics, stallLimit: stallLimit)
         self.statistics = statistics
         self.stallLimit = stallLimit
     }

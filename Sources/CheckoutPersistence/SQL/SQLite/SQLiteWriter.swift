@@ -14,12 +14,14 @@ import Synchronization
 /// A disk that stops answering holds the batch inside SQLite's fsync, which nothing interrupts. So a
 /// cancelled caller (the shutdown's grace period is over) stops waiting at once, as it would for
 /// PostgreSQL (``DatabaseDeadline``), and the worker can hand its command back and exit: a write still
-/// queued is dropped, one whose batch has not reached it is skipped, and one already running may yet
-/// commit, as if the worker had stopped right after the commit.
+/// queued is dropped, one whose batch has not reached it is skipped, and one already running (or run,
+/// and not yet answered) may yet commit, as if the worker had stopped right after the commit.
 actor SQLiteWriter {
     private let file: SQLiteFile
     private let statistics: DatabaseStatistics
     private let batchLimit: Int
+    /// How long a batch may take before it counts as held by a disk that stopped answering.
+    private let stallLimit: Duration
     private var connection: SQLiteSession?
     private var queue: [QueuedWrite] = []
     /// The writes of the batch being written; empty between batches.
@@ -31,10 +33,11 @@ actor SQLiteWriter {
     private var batchStarted: ContinuousClock.Instant?
     private var isClosed = false
 
-    init(file: SQLiteFile, statistics: DatabaseStatistics, batchLimit: Int = 64) {
+    init(file: SQLiteFile, statistics: DatabaseStatistics, batchLimit: Int = 64, stallLimit: Duration = .seconds(10)) {
         self.file = file
         self.statistics = statistics
         self.batchLimit = max(1, batchLimit)
+        self.stallLimit = stallLimit
     }
 
     /// Runs `body` in the next batch; returns (or throws) once that batch is committed.
@@ -59,7 +62,7 @@ actor SQLiteWriter {
                 }
             }
         } onCancel: {
-            // Runs on the actor after the write is queued: this method does not suspend before that.
+            // The task runs on the actor, so after the write is queued: this method does not suspend before that.
             Task { await self.abandon(id) }
         }
     }
@@ -74,8 +77,9 @@ actor SQLiteWriter {
 
     /// Fails what is still queued, waits for the batch being written, then closes the connection.
     ///
-    /// A closer cancelled meanwhile (the grace period is over) stops waiting for a batch that a disk
-    /// holds and leaves the connection open to it, so that the worker can exit.
+    /// A batch that has been committing longer than `stallLimit` is a disk that stopped answering: the
+    /// writer then stops waiting for it (at once, or once it reaches the limit) and leaves the
+    /// connection open to it, so that the worker can exit.
     func close() async {
         isClosed = true
         let unwritten = queue
@@ -85,25 +89,25 @@ actor SQLiteWriter {
         }
         if let writing {
             let waiter = Waiter<Void>()
-            try? await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    waiter.wait(continuation)
-                    // A cancellation before `wait` found no one to resume.
-                    if Task.isCancelled { waiter.resume(with: .failure(CancellationError())) }
-                    Task {
-                        await writing.value
-                        waiter.resume(with: .success(()))
-                    }
-                }
-            } onCancel: {
+            let patience = max(.zero, stallLimit - stalledFor)
+            let timer = Task {
+                try? await Task.sleep(for: patience)
                 waiter.resume(with: .failure(CancellationError()))
             }
+            try? await withCheckedThrowingContinuation { continuation in
+                waiter.wait(continuation)
+                Task {
+                    await writing.value
+                    waiter.resume(with: .success(()))
+                }
+            }
+            timer.cancel()
         }
         guard writing == nil else {
             file.logger.error(
                 """
                 stopping without closing SQLite database \(file.path): a batch of writes has been committing for \
-                \(stalledFor.components.seconds) s, and its callers have stopped waiting for it
+                \(stalledFor.components.seconds) s
                 """)
             return
         }
@@ -236,21 +240,45 @@ actor SQLiteWriter {
         }
     }
 
-    /// A continuation resumed once, by whoever comes first: the batch's answer or the caller's cancellation.
+    /// A continuation resumed once, by whoever comes first: the batch's answer, the caller's
+    /// cancellation, or a closer's timer, which may come before the continuation does.
     fileprivate final class Waiter<Result: Sendable>: Sendable {
-        private let continuation = Mutex<CheckedContinuation<Result, any Error>?>(nil)
-
-        func wait(_ continuation: CheckedContinuation<Result, any Error>) {
-            self.continuation.withLock { $0 = continuation }
+        private struct State {
+            var continuation: CheckedContinuation<Result, any Error>?
+            /// What came before the continuation did.
+            var early: Swift.Result<Result, any Error>?
+            var isFinished = false
         }
 
-        var isWaiting: Bool { continuation.withLock { $0 != nil } }
+        private let state = Mutex(State())
+
+        func wait(_ continuation: CheckedContinuation<Result, any Error>) {
+            let early = state.withLock { state -> Swift.Result<Result, any Error>? in
+                guard state.isFinished else {
+                    state.continuation = continuation
+                    return nil
+                }
+                defer { state.early = nil }
+                return state.early
+            }
+            if let early { continuation.resume(with: early) }
+        }
+
+        /// Whether nobody has answered yet.
+        var isWaiting: Bool { state.withLock { !$0.isFinished } }
 
         func resume(with result: Swift.Result<Result, any Error>) {
-            continuation.withLock { waiting in
-                defer { waiting = nil }
-                return waiting
-            }?.resume(with: result)
+            let continuation = state.withLock { state -> CheckedContinuation<Result, any Error>? in
+                guard !state.isFinished else { return nil }
+                state.isFinished = true
+                guard let continuation = state.continuation else {
+                    state.early = result
+                    return nil
+                }
+                state.continuation = nil
+                return continuation
+            }
+            continuation?.resume(with: result)
         }
     }
 
