@@ -8,7 +8,10 @@ struct RunSubcommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Migrate the database, declare the topology and handle commands until SIGTERM or SIGINT (the default).",
-        discussion: "On SIGTERM or SIGINT it stops taking commands, finishes those in flight within the grace period, and exits 0."
+        discussion: """
+            On SIGTERM or SIGINT it stops taking commands, finishes those in flight within the grace period, and exits 0; \
+            if something it waits for still does not answer 5 s later, it exits 1 saying so.
+            """
     )
 
     @OptionGroup(title: "Broker") var broker: BrokerSettings

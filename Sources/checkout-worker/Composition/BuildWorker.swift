@@ -35,7 +35,7 @@ func buildWorker(
         let httpClient = HTTPClient(
             eventLoopGroupProvider: .singleton,
             configuration: stripe.httpClientConfiguration(concurrentCharges: configuration.messaging.concurrency))
-        services.append(stoppingGracefully(ClosingService(description: "payment gateway client") { try? await httpClient.shutdown() }))
+        services.append(failingGracefully(ClosingService(description: "payment gateway client") { try? await httpClient.shutdown() }))
         payments = StripePaymentProcessor(configuration: stripe, httpClient: httpClient, logger: logger)
     }
 
@@ -74,23 +74,27 @@ func buildWorker(
     )
     // Started in this order and stopped in reverse: the deadline starts counting first, the command
     // handling drains, the clients it used close after it, and the health endpoints answer until the end.
-    services.insert(contentsOf: [stoppingGracefully(operations), stoppingGracefully(store)], at: 0)
-    services.append(stoppingGracefully(connection))
-    if let exporter = tracing.exporter { services.append(stoppingGracefully(exporter)) }
-    services.append(stoppingGracefully(SampledMetricsService(connection: connection, database: store.statistics, factory: metrics.factory)))
-    services.append(stoppingGracefully(handling))
+    services.insert(contentsOf: [failingGracefully(operations), failingGracefully(store)], at: 0)
+    services.append(failingGracefully(connection))
+    if let exporter = tracing.exporter { services.append(failingGracefully(exporter)) }
+    services.append(failingGracefully(SampledMetricsService(connection: connection, database: store.statistics, factory: metrics.factory)))
+    // Its end, when consuming stopped for good, is the worker's.
+    services.append(
+        .init(service: handling, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup)
+    )
     let deadline = ShutdownDeadline(gracePeriod: configuration.shutdownGracePeriod, cancellationLimit: .seconds(5), logger: logger)
-    services.append(stoppingGracefully(deadline))
+    services.append(failingGracefully(deadline))
     var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
     groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
     return Worker(serviceGroup: ServiceGroup(configuration: groupConfiguration), operations: operations, deadline: deadline)
 }
 
-/// A service whose end, on an error or not, stops the others gracefully: a failure at start-up (a port
-/// in use) then ends the waits of the rest (the broker's, the database's) as SIGTERM does, and the
-/// group throws it, where cancelling them would leave a wait inside a C call to ``ShutdownDeadline``.
-private func stoppingGracefully(_ service: some Service) -> ServiceGroupConfiguration.ServiceConfiguration {
-    .init(service: service, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup)
+/// A service whose failure stops the others gracefully: a failure at start-up (a port in use) then ends
+/// the waits of the rest (the broker's, the database's) as SIGTERM does, and the group throws it, where
+/// cancelling them would leave a wait that only a graceful shutdown ends to ``ShutdownDeadline``. One
+/// that returns unasked still cancels the group, which throws that it finished unexpectedly.
+private func failingGracefully(_ service: some Service) -> ServiceGroupConfiguration.ServiceConfiguration {
+    .init(service: service, failureTerminationBehavior: .gracefullyShutdownGroup)
 }
 
 /// The use cases as the worker runs them: over the store and the payment processor, with their
