@@ -81,20 +81,21 @@ public struct EventPublisher: Sendable {
             return try await publishTimed(toExchange, as: type)
         }
         async let published: Void = publishTimed(toExchange, as: type)
-        do {
-            try await publishTimed(AMQPMessage(exchange: "", routingKey: replyTo, properties: properties, body: body), as: type)
-        } catch let error as AMQPError where error.code == .publishNacked {
-            Counter(label: "checkout_replies_refused_total", dimensions: [("event", type.rawValue)], factory: metrics).increment()
-        }
+        try await publishTimed(AMQPMessage(exchange: "", routingKey: replyTo, properties: properties, body: body), as: type, isReply: true)
         try await published
     }
 
     /// Publishes and records how long the confirm took; a failed publish is counted by its error's code
-    /// (`checkout_publish_failures_total`), not timed. Failures are rare, so their counters are made then.
-    private func publishTimed(_ message: AMQPMessage, as type: EventType) async throws {
+    /// (`checkout_publish_failures_total`), not timed, except a reply the broker refused, which is the
+    /// client's queue's doing (`checkout_replies_refused_total`) and not thrown. Failures are rare, so
+    /// their counters are made then.
+    private func publishTimed(_ message: AMQPMessage, as type: EventType, isReply: Bool = false) async throws {
         let start = ContinuousClock.now
         do {
             try await broker.publish(message)
+        } catch let error as AMQPError where isReply && error.code == .publishNacked {
+            Counter(label: "checkout_replies_refused_total", dimensions: [("event", type.rawValue)], factory: metrics).increment()
+            return
         } catch {
             let code = (error as? AMQPError)?.code.description ?? "unexpected"
             Counter(label: "checkout_publish_failures_total", dimensions: [("event", type.rawValue), ("code", code)], factory: metrics)
