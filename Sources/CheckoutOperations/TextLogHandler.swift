@@ -110,12 +110,7 @@ public struct TextLogHandler: LogHandler {
         isControl(scalar) || scalar.properties.isWhitespace || scalar == "=" || scalar == "\"" || scalar == "\\"
     }
 
-    /// Controls (C0, DEL, C1), line and paragraph separators, and invisible formatting characters such as
-    /// bidirectional overrides, which would show the rest of a line in another order than it is written.
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator: true
-        default: false
-        }
+        scalar.actsOnTerminal
     }
 }

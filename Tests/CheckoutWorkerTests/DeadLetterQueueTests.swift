@@ -334,6 +334,8 @@ extension DeadLetterQueueTests {
             }
             #expect(shown[0].contains(#"id\x1B[1A\x1B[2K\x9B2J\u{202E}\u{200B}\u{2028}\x7F"#), "\(shown[0])")
             #expect(shown[2].contains(#"x\x1B]52;c;AAAA\x07: "#), "\(shown[2])")
+            // A client's backslash is doubled, so that its text cannot pass for an escape.
+            #expect(TerminalText.escaped(#"id\x1B"#) == #"id\\x1B"#)
         }
     }
 }

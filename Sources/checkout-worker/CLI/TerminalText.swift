@@ -1,3 +1,4 @@
+import CheckoutOperations
 import Foundation
 
 /// A client's text made safe to print on an operator's terminal.
@@ -6,31 +7,21 @@ import Foundation
 /// sequence among them could move the cursor over earlier lines, rewrite the window's title or set the
 /// clipboard, and a bidirectional override could show a row in another order than it is written.
 enum TerminalText {
-    /// `text` with every control character (C0, DEL and C1), line and paragraph separator and invisible
-    /// formatting character (bidirectional overrides, zero-width characters) written as an escape:
-    /// `\n`, `\r`, `\t`, `\xHH` below U+0100, `\u{HHHH}` above. `quoted`, in double quotes, with quotes
-    /// and backslashes escaped too.
+    /// `text` with every scalar that acts on a terminal (``Swift/Unicode/Scalar/actsOnTerminal``) written
+    /// as an escape: `\n`, `\r`, `\t`, `\xHH` below U+0100, `\u{HHHH}` above; and a backslash as `\\`,
+    /// so that a client's text `\x1B` does not read as an escape. `quoted`, in double quotes, with
+    /// quotes escaped too.
     static func escaped(_ text: String, quoted: Bool = false) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\" where quoted: result += "\\\\"
-            case "\"" where quoted: result += "\\\""
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where isInert(scalar): result.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x100: result += String(format: "\\x%02X", scalar.value)
-            default: result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            }
-        }
-        return quoted ? "\"\(result)\"" : result
+        let escaped = escapingActors(text, backslashes: true)
+        return quoted ? "\"\(escaped.replacing("\"", with: "\\\""))\"" : escaped
     }
 
-    /// Each line of `text` escaped, its newlines kept: for JSON written out indented, which escapes C0
-    /// controls in its strings but leaves C1 controls and formatting characters as they are.
+    /// Each line of `text` with the scalars that act on a terminal escaped, its newlines and backslashes
+    /// kept: for JSON written out indented, whose strings escape C0 controls and backslashes already,
+    /// and leave C1 controls and formatting characters as they are.
     static func escapedLines(_ text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }.joined(separator: "\n")
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { escapingActors(String($0), backslashes: false) }
+            .joined(separator: "\n")
     }
 
     /// Printable ASCII as it is, a backslash as `\\`, newlines and tabs as `\n`, `\r`, `\t`, every
@@ -50,11 +41,19 @@ enum TerminalText {
         return text
     }
 
-    /// Whether a terminal shows `scalar` as the character it is, acting on nothing and moving nothing.
-    private static func isInert(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator: false
-        default: true
+    private static func escapingActors(_ text: String, backslashes: Bool) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\" where backslashes: result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where !scalar.actsOnTerminal: result.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x100: result += String(format: "\\x%02X", scalar.value)
+            default: result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            }
         }
+        return result
     }
 }
