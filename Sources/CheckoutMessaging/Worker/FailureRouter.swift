@@ -103,8 +103,6 @@ struct FailureRouter: Sendable {
         }
     }
 
-    /// The client's properties, ``AMQPProperties/republishable``, with `added` headers; when that does
-    /// not fit in a frame with room to spare, only `added`, and the names of the client headers left out.
     /// `x-error-detail`: at most a thousand bytes of `text`.
     private static func detail(_ text: String) -> AMQPFieldValue {
         .string(clipped(text, toBytes: 1000))
@@ -121,6 +119,8 @@ struct FailureRouter: Sendable {
             })
     }
 
+    /// The client's properties, ``AMQPProperties/republishable``, with `added` headers; when that does
+    /// not fit in a frame with room to spare, only `added`, and the names of the client headers left out.
     private func copy(_ properties: AMQPProperties, adding added: AMQPFieldTable) -> (AMQPProperties, dropped: [String]) {
         var copy = properties.republishable
         copy.deliveryMode = .persistent
