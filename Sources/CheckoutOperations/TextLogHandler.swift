@@ -67,7 +67,7 @@ public struct TextLogHandler: LogHandler {
     /// written as `\u{…}`, cut past ``Swift/String/logValueLimit`` bytes.
     static func escaped(_ text: String) -> String {
         let text = text.clippedForLog
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        guard text.unicodeScalars.contains(where: \.actsOnTerminal) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             append(scalar, to: &result)
@@ -99,7 +99,7 @@ public struct TextLogHandler: LogHandler {
 
     /// Appends `scalar`, a control character as `\u{…}`.
     private static func append(_ scalar: Unicode.Scalar, to result: inout String) {
-        if isControl(scalar) {
+        if scalar.actsOnTerminal {
             result += "\\u{\(String(scalar.value, radix: 16))}"
         } else {
             result.unicodeScalars.append(scalar)
@@ -107,10 +107,6 @@ public struct TextLogHandler: LogHandler {
     }
 
     private static func needsQuotes(_ scalar: Unicode.Scalar) -> Bool {
-        isControl(scalar) || scalar.properties.isWhitespace || scalar == "=" || scalar == "\"" || scalar == "\\"
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.actsOnTerminal
+        scalar.actsOnTerminal || scalar.properties.isWhitespace || scalar == "=" || scalar == "\"" || scalar == "\\"
     }
 }
