@@ -7,4 +7,6 @@ struct StripePaymentIntent: Decodable {
     let currency: String
     /// `succeeded` once the money is taken; `requires_action` when the card wants 3-D Secure.
     let status: String
+    /// What the charge was made with: `command_id`, its command's id.
+    let metadata: [String: String]?
 }

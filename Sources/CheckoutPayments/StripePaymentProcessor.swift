@@ -131,13 +131,17 @@ public struct StripePaymentProcessor: PaymentProcessor {
             return payment
         }
         let context = "refunding the charge of command \(idempotencyKey)"
-        let query = StripeForm.encode(["query": "metadata['command_id']:'\(idempotencyKey)'"])
+        // A message_id is any printable ASCII: a quote or backslash in it would end or escape the query's own.
+        let quoted = idempotencyKey.rawValue.replacing("\\", with: "\\\\").replacing("'", with: "\\'")
+        let query = StripeForm.encode(["query": "metadata['command_id']:'\(quoted)'"])
         let response = try await send(.GET, "/v1/payment_intents/search?\(query)", form: nil, idempotencyKey: nil, context: context)
         guard response.isSuccess else {
             throw failure(StripeAPIError(response, redacting: configuration.apiKey), context: context)
         }
         let result = try response.decode(StripeSearchResult.self, context: context)
-        guard let intent = result.data.first(where: { $0.status == "succeeded" }) else {
+        // Only this command's: a search that matched more than its key must not refund another order.
+        guard let intent = result.data.first(where: { $0.status == "succeeded" && $0.metadata?["command_id"] == idempotencyKey.rawValue })
+        else {
             logger.notice("Stripe's search shows no charge of the command to refund", metadata: ["command.id": "\(idempotencyKey)"])
             return nil
         }

@@ -203,20 +203,40 @@ final class FakeStripeAPI: Sendable {
         return (.json(200, object), true)
     }
 
-    /// Supports the one query the adapter sends: `metadata['command_id']:'…'`.
+    /// Supports the one query the adapter sends: `metadata['command_id']:'…'`, quoted as Stripe's search
+    /// language quotes (a backslash escapes the next character; an unescaped quote ends the value, and
+    /// anything after it is refused).
     private func searchPaymentIntents(_ request: FakeStripeRequest, _ state: FakeStripeState) -> FakeStripeReply {
         let prefix = "metadata['command_id']:'"
-        guard let query = request.query["query"], query.hasPrefix(prefix), query.hasSuffix("'"), query.count > prefix.count else {
+        guard let query = request.query["query"], query.hasPrefix(prefix), let commandID = Self.quotedValue(query.dropFirst(prefix.count))
+        else {
             return .error(
                 400, type: "invalid_request_error", code: "parameter_invalid_string", param: "query",
                 message: "The fake Stripe only searches metadata['command_id']:'…'")
         }
-        let commandID = String(query.dropFirst(prefix.count).dropLast())
         let indexedBefore = ContinuousClock.now - options.searchLag
         let found = state.ledger.charges(forCommand: commandID)
             .filter { charge in state.chargedAt[charge.paymentIntentID].map { $0 <= indexedBefore } ?? true }
             .map(Self.paymentIntent)
         return .json(200, ["object": "search_result", "url": "/v1/payment_intents/search", "has_more": false, "data": found])
+    }
+
+    /// The value of a quoted string whose opening quote is gone, when its closing quote ends `text`.
+    private static func quotedValue(_ text: Substring) -> String? {
+        var value = ""
+        var characters = text.makeIterator()
+        while let character = characters.next() {
+            switch character {
+            case "\\":
+                guard let escaped = characters.next() else { return nil }
+                value.append(escaped)
+            case "'":
+                return characters.next() == nil && !value.isEmpty ? value : nil
+            default:
+                value.append(character)
+            }
+        }
+        return nil
     }
 
     /// A confirmed PaymentIntent as Stripe shows it; a refunded one is still `succeeded`.

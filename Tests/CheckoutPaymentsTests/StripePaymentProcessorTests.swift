@@ -146,6 +146,24 @@ import Testing
         }
     }
 
+    /// A `message_id` is any printable ASCII: in Stripe's search query a quote in it would end the
+    /// string (a refused query, and a charge never refunded), and a backslash escape the next quote
+    /// (the search for another command's charge, which was then refunded).
+    @Test func theSearchForACommandsChargeQuotesItsKeyAndRefundsOnlyThatCommandsCharge() async throws {
+        try await TestStripe.withFakeStripe(Self.slowAnswers, readTimeout: Self.shortReadTimeout) { sut, stripe in
+            let quoted = try uniqueCommandID("it's")
+            let other = try CommandID(quoted.rawValue.replacing("'", with: #"\'"#))
+            await #expect(throws: RetryableError.self) {
+                try await sut.charge(eur(5998), with: PaymentToken(FakeStripeToken.timeoutAfterCharge), idempotencyKey: quoted)
+            }
+
+            #expect(try await sut.refundCharge(madeWith: other) == nil)
+            #expect(stripe.ledger.refunds.isEmpty)
+            let refunded = try #require(try await sut.refundCharge(madeWith: quoted))
+            #expect(stripe.ledger.refunds.map(\.paymentIntentID) == [refunded.id.rawValue])
+        }
+    }
+
     @Test func anUnknownPaymentMethodFailsForGoodWithStripesMessage() async throws {
         try await TestStripe.withFakeStripe { sut, stripe in
             let result = try await sut.charge(eur(5998), with: PaymentToken("pm_nothing_like_it"), idempotencyKey: uniqueCommandID())
