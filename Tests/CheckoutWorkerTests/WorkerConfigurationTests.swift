@@ -95,6 +95,8 @@ import Testing
         ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:65536"), ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "collector:4318"),
         ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://collector:99999999999999999999"),
         ("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "0"), ("OTEL_BSP_MAX_QUEUE_SIZE", "-1"),
+        ("OTEL_PROPAGATORS", "tracecontext,baggage"), ("OTEL_PROPAGATORS", "b3"), ("OTEL_TRACES_SAMPLER", "xray"),
+        ("OTEL_TRACES_SAMPLER", "parentbased_jaeger_remote"), ("OTEL_TRACES_EXPORTER", "zipkin"),
     ])
     func anOpenTelemetryValueTheExporterWouldTrapOnIsRefused(name: String, value: String) throws {
         let exporting = ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318"]
@@ -107,6 +109,15 @@ import Testing
         if !name.contains("ENDPOINT") {
             #expect(try WorkerConfiguration(reading: TestWorld.reader([name: value])).exportsTraces == false)
         }
+    }
+
+    @Test(arguments: [
+        ("OTEL_PROPAGATORS", "tracecontext"), ("OTEL_PROPAGATORS", "none"), ("OTEL_TRACES_SAMPLER", "parentbased_traceidratio"),
+        ("OTEL_TRACES_EXPORTER", "otlp"),
+    ])
+    func anOpenTelemetryValueTheExporterImplementsIsTaken(name: String, value: String) throws {
+        let settings = ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", name: value]
+        #expect(try WorkerConfiguration(reading: TestWorld.reader(settings)).exportsTraces)
     }
 
     /// CONTRACT.md: "every name is configurable".

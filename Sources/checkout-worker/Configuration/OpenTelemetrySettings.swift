@@ -3,8 +3,9 @@ import Foundation
 
 /// The standard OpenTelemetry variables that swift-otel reads, checked when traces are exported
 /// (``TracingBackend``): swift-otel takes values it then traps on, at start-up (a gRPC protocol, which
-/// this build leaves out), at the first export (a port past 65535) or at shutdown (a batch of zero),
-/// in every replica alike.
+/// this build leaves out; a propagator or sampler it does not implement, the spec's default
+/// `tracecontext,baggage` among them), at the first export (a port past 65535) or at shutdown (a batch
+/// of zero), in every replica alike.
 enum OpenTelemetrySettings {
     static let sdkDisabled = setting("otel.sdk.disabled", accepts: "true or false")
     static let endpoint = setting("otel.exporter.otlp.endpoint", accepts: endpointForm)
@@ -13,6 +14,13 @@ enum OpenTelemetrySettings {
     static let tracesProtocol = setting("otel.exporter.otlp.traces.protocol", accepts: protocolForm)
     static let maximumExportBatchSize = setting("otel.bsp.maxExportBatchSize", accepts: "a whole number from 1")
     static let maximumQueueSize = setting("otel.bsp.maxQueueSize", accepts: "a whole number from 1")
+    static let propagators = setting(
+        "otel.propagators", accepts: "tracecontext or none (swift-otel stops the process on baggage, b3, b3multi, jaeger, xray and ottrace)"
+    )
+    static let sampler = setting(
+        "otel.traces.sampler",
+        accepts: "always_on, always_off, traceidratio or their parentbased_ forms (swift-otel stops the process on jaeger_remote and xray)")
+    static let tracesExporter = setting("otel.traces.exporter", accepts: "otlp or none (this build exports over OTLP/HTTP only)")
 
     private static let endpointForm = "an http:// or https:// URL with a host, and a port from 1 to 65535 if any"
     private static let protocolForm = "http/protobuf or http/json (this build exports over HTTP only)"
@@ -31,6 +39,18 @@ enum OpenTelemetrySettings {
         }
         for setting in [maximumExportBatchSize, maximumQueueSize] where config.text(setting) != nil {
             _ = try config.integer(setting, in: 1...Int(Int32.max))
+        }
+        let unsupported: [(Setting, Set<String>)] = [
+            (propagators, ["baggage", "b3", "b3multi", "jaeger", "xray", "ottrace"]),
+            (sampler, ["parentbased_jaeger_remote", "jaeger_remote", "xray"]),
+        ]
+        for (setting, traps) in unsupported where config.text(setting) != nil {
+            _ = try config.value(setting) { text in
+                text.split(separator: ",").contains { traps.contains($0.trimmingCharacters(in: .whitespaces).lowercased()) } ? nil : text
+            }
+        }
+        if config.text(tracesExporter) != nil {
+            _ = try config.value(tracesExporter) { ["otlp", "none"].contains($0.lowercased()) ? $0 : nil }
         }
         return true
     }
