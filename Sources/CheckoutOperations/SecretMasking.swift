@@ -37,15 +37,20 @@ public enum SecretMasking {
             .joined(separator: ",")
     }
 
+    /// The user information runs to the last `@` even past a `/`, `?` or `#`: a password written with
+    /// one unencoded ends no authority for this purpose, and would otherwise be logged whole. A `@` in a
+    /// query can then hide more than the password, never less.
     private static func maskingPassword(inURL url: String) -> String {
         guard let schemeEnd = url.firstRange(of: "://") else { return url }
         let rest = url[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex
-        var authority = String(rest[..<authorityEnd])
-        if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-            authority.replaceSubrange(authority.index(after: colon)..<at, with: mask)
+        let firstEnd = rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex
+        guard let at = rest.lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":"), colon < firstEnd else {
+            return String(url[..<schemeEnd.upperBound]) + rest[..<firstEnd] + maskingPasswordParameters(in: rest[firstEnd...])
         }
-        return String(url[..<schemeEnd.upperBound]) + authority + maskingPasswordParameters(in: rest[authorityEnd...])
+        let hostAndPath = rest[rest.index(after: at)...]
+        let authorityEnd = hostAndPath.firstIndex { "/?#".contains($0) } ?? hostAndPath.endIndex
+        return String(url[..<schemeEnd.upperBound]) + rest[...colon] + mask + "@" + hostAndPath[..<authorityEnd]
+            + maskingPasswordParameters(in: hostAndPath[authorityEnd...])
     }
 
     private static func maskingPasswordParameters(in pathAndQuery: Substring) -> String {

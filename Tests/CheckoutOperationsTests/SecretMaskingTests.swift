@@ -25,6 +25,17 @@ import Testing
         #expect(SecretMasking.maskingPasswords(in: "amqp://user:p@ss@host/vhost") == "amqp://user:***@host/vhost")
     }
 
+    /// Written unencoded, `/`, `?` and `#` end no authority in a password: an operator's URL with one
+    /// must not be logged, nor shown in the error that refuses it, with the password in it.
+    @Test(arguments: [
+        ("postgres://app:s3cr#t@db.example/shop", "postgres://app:***@db.example/shop"),
+        ("postgres://app:pa/ss@db.example/shop", "postgres://app:***@db.example/shop"),
+        ("amqp://user:p?ss@broker:5672/%2F", "amqp://user:***@broker:5672/%2F"),
+    ])
+    func masksAPasswordHoldingWhatWouldEndTheAuthority(url: String, masked: String) {
+        #expect(SecretMasking.maskingPasswords(in: url) == masked)
+    }
+
     @Test(arguments: [
         "amqp://localhost:5672/%2F",
         "amqp://user@host",
