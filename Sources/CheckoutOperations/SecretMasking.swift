@@ -8,8 +8,9 @@ public enum SecretMasking {
     public static let mask = "***"
 
     /// Fragments of a setting's name that make its whole value secret, compared case-insensitively
-    /// (`CHECKOUT_STRIPE_API_KEY`, `…_PASSWORD`, `…_TOKEN`, `…_SECRET`). A `…_KEY_FILE` names a file and stays visible.
-    public static let secretNameFragments = ["PASSWORD", "SECRET", "TOKEN", "API_KEY", "PRIVATE_KEY", "CREDENTIAL"]
+    /// (`CHECKOUT_STRIPE_API_KEY`, `…_PASSWORD`, `…_TOKEN`, `…_SECRET`, `OTEL_EXPORTER_OTLP_HEADERS`, whose
+    /// headers carry a collector's API key). A `…_KEY_FILE` names a file and stays visible.
+    public static let secretNameFragments = ["PASSWORD", "SECRET", "TOKEN", "API_KEY", "PRIVATE_KEY", "CREDENTIAL", "HEADERS"]
 
     /// Masks settings for logging: secret names lose their whole value, every other value its URL passwords.
     public static func masked(_ settings: [String: String]) -> [String: String] {

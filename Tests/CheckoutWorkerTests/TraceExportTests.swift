@@ -23,7 +23,7 @@ import Testing
                 let worker = try await world.startWorker([
                     "OTEL_EXPORTER_OTLP_ENDPOINT": collector.url,
                     "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
-                    "OTEL_BSP_SCHEDULE_DELAY": "100",
+                    "OTEL_BSP_SCHEDULE_DELAY": "100", "OTEL_EXPORTER_OTLP_HEADERS": "x-api-key=collector-secret-42",
                 ])
                 let properties = AMQPProperties(
                     contentType: "application/json",
@@ -87,6 +87,11 @@ import Testing
 
                 worker.terminate()
                 #expect(try await worker.waitForExit(timeout: .seconds(15)) == 0, "\(worker.standardError)")
+                // swift-otel logs each OTEL_* variable it reads with its value; the headers carry a key.
+                #expect(!worker.standardError.contains("collector-secret-42"), "\(worker.standardError)")
+                #expect(
+                    worker.standardError.contains(#""environment_key":"OTEL_EXPORTER_OTLP_TRACES_HEADERS","environment_value":"***""#),
+                    "\(worker.standardError)")
                 #expect(Self.loggedInTheClientsTrace(worker.standardError, command: "traced-1"), "\(worker.standardError)")
             }
         } catch {

@@ -25,7 +25,9 @@ struct TracingBackend {
         guard exporting else { return .propagatingOnly }
         var configuration = OTel.Configuration.default
         configuration.serviceName = "checkout-worker"
-        configuration.diagnosticLogger = .custom(logger)
+        var diagnostics = logger
+        diagnostics.handler = OTelDiagnosticLogHandler(wrapping: logger.handler)
+        configuration.diagnosticLogger = .custom(diagnostics)
         configuration.logs.enabled = false
         configuration.metrics.enabled = false
         let backend = try OTel.makeTracingBackend(configuration: configuration)
