@@ -180,6 +180,26 @@ import Testing
         #expect(!"\(configuration.loggable)".contains("sk_test_secret"))
     }
 
+    /// A key from a secret mounted as a file ends with its newline: async-http-client refused it as a
+    /// header value at every charge, which counted as Stripe not answering, so every order waited out its
+    /// retries; the error said so with the key in it. The newline is trimmed; a key with a space or a
+    /// control character inside is refused at start-up, naming the variable and not the key.
+    @Test func aStripeKeyIsTrimmedOfItsNewlineAndOneWithSpacesInsideIsRefused() throws {
+        let configuration = try WorkerConfiguration(
+            reading: TestWorld.reader(["CHECKOUT_PAYMENT_PROCESSOR": "stripe", "CHECKOUT_STRIPE_API_KEY": "sk_test_secret\n"]))
+        guard case .stripe(let stripe) = configuration.paymentProcessor else {
+            Issue.record("CHECKOUT_PAYMENT_PROCESSOR=stripe gave \(configuration.paymentProcessor)")
+            return
+        }
+        #expect(stripe.apiKey == "sk_test_secret")
+        for key in ["sk_test secret", "sk_test_\u{7}secret", "   "] {
+            #expect {
+                try WorkerConfiguration(
+                    reading: TestWorld.reader(["CHECKOUT_PAYMENT_PROCESSOR": "stripe", "CHECKOUT_STRIPE_API_KEY": key]))
+            } throws: { "\($0)".hasPrefix("CHECKOUT_STRIPE_API_KEY: '***' is not valid") }
+        }
+    }
+
     @Test func theStartUpLineNamesEachSettingByItsLogKeyWithNumbersAsNumbers() throws {
         let loggable = try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_SHUTDOWN_GRACE_PERIOD": "1500ms"])).loggable
 

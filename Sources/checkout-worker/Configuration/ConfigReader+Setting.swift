@@ -7,10 +7,11 @@ extension ConfigReader {
         string(forKey: ConfigKey(setting.key), isSecret: setting.isSecret).flatMap { $0.isEmpty ? nil : $0 } ?? setting.defaultValue
     }
 
-    /// `setting` as `parse` reads it, without surrounding spaces; no value, or one `parse` refuses, throws naming the setting.
+    /// `setting` as `parse` reads it, without surrounding spaces and newlines (a value from a file, such
+    /// as a mounted secret, ends with one); no value, or one `parse` refuses, throws naming the setting.
     func value<Value>(_ setting: Setting, _ parse: (String) -> Value?) throws(ConfigurationError) -> Value {
         guard let text = text(setting) else { throw setting.invalid("") }
-        guard let value = parse(text.trimmingCharacters(in: .whitespaces)) else { throw setting.invalid(text) }
+        guard let value = parse(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw setting.invalid(text) }
         return value
     }
 

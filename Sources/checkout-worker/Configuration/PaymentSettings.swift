@@ -45,7 +45,10 @@ struct PaymentSettings: SettingGroup {
         case "sandbox":
             return .sandbox
         case "stripe":
-            let apiKey = try config.value(stripeAPIKey) { $0 }
+            // Sent as a header: a space or control character in it would fail every charge, not start-up.
+            let apiKey = try config.value(stripeAPIKey) { key in
+                !key.isEmpty && key.utf8.allSatisfy { (0x21...0x7E).contains($0) } ? key : nil
+            }
             let baseURL = try config.value(stripeBaseURL) { $0 }
             let readTimeout = try config.duration(stripeTimeout)
             let searchLag = try config.duration(stripeSearchLag)
