@@ -18,8 +18,14 @@ struct PostgresLocation: Equatable {
     var schema: String?
 
     init(_ url: String) throws(DatabaseURLError) {
-        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
+        guard let components = URLComponents(string: url), var host = components.host, !host.isEmpty else {
             throw DatabaseURLError(code: .malformed, reason: "names no PostgreSQL host")
+        }
+        // An IPv6 address is written in brackets, which are not part of it.
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.hasPrefix("/") else {
+            throw DatabaseURLError(
+                code: .malformed, reason: "names a Unix socket directory as its host, which the worker cannot connect to; give a TCP host")
         }
         guard let username = components.user, !username.isEmpty else {
             throw DatabaseURLError(code: .malformed, reason: "names no PostgreSQL user")

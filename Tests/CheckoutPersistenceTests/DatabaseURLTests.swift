@@ -1,5 +1,6 @@
-import CheckoutPersistence
 import Testing
+
+@testable import CheckoutPersistence
 
 @Suite struct DatabaseURLTests {
     @Test(arguments: [
@@ -24,5 +25,13 @@ import Testing
         }
 
         #expect(error?.description.contains("s3cret") == false)
+    }
+
+    /// URLs write an IPv6 address in brackets, which are not part of the address PostgresNIO connects to;
+    /// a Unix socket's directory as the host is not something it can connect to, and is said so.
+    @Test func anIPv6HostLosesItsBracketsAndASocketDirectoryIsRefused() throws {
+        #expect(try PostgresLocation("postgres://app@[::1]:5433/shop").host == "::1")
+        #expect(try PostgresLocation("postgres://app@[fe80::1]/shop").host == "fe80::1")
+        #expect(throws: DatabaseURLError.self) { try PostgresLocation("postgres://app@%2Fvar%2Frun%2Fpostgresql/shop") }
     }
 }
