@@ -56,7 +56,8 @@ import Testing
             try WorkerConfiguration(reading: TestWorld.reader([name: value]))
         } throws: { error in
             let message = "\(error)"
-            return message.hasPrefix("\(name): '\(value)' is not valid; expected ") && message.count > name.count + value.count + 30
+            return message.hasPrefix("\(name): '\(value)' is not valid") && message.contains("; expected ")
+                && message.count > name.count + value.count + 30
         }
     }
 
@@ -84,6 +85,18 @@ import Testing
             try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_AMQP_URL": "amqps://a,amqp://b"]))
         } throws: { error in
             "\(error)".hasPrefix("CHECKOUT_AMQP_URL: ")
+        }
+    }
+
+    /// The broker URL's parser knows what is wrong with it; the one line says so, without the password.
+    @Test(arguments: [
+        ("amqp://user:s3cret@broker/a/b", "write / as %2F"), ("amqp://broker/%2F?heartbeat=1e3", "heartbeat must be a number"),
+    ])
+    func aBrokerURLIsRefusedSayingWhatIsWrongWithIt(url: String, reason: String) {
+        #expect {
+            try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_AMQP_URL": url]))
+        } throws: { error in
+            "\(error)".hasPrefix("CHECKOUT_AMQP_URL: ") && "\(error)".contains(reason) && !"\(error)".contains("s3cret")
         }
     }
 

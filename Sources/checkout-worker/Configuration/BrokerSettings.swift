@@ -112,7 +112,8 @@ struct BrokerSettings: SettingGroup {
         do {
             amqp = try AMQPConfiguration(urls: urls, tls: tls)
         } catch {
-            throw url.invalid(SecretMasking.maskingPasswords(in: urls))
+            // The parser's message hides a URL with credentials.
+            throw url.invalid(SecretMasking.maskingPasswords(in: urls), because: error.message)
         }
         // A node reached in plain text beside amqps:// ones would be believed encrypted; TLS files with no
         // amqps:// node would be ignored.

@@ -3,8 +3,11 @@ struct ConfigurationError: Error, CustomStringConvertible {
     let setting: Setting
     /// The value as given, masked for secrets.
     let value: String
+    /// What the parser of the value said is wrong with it, when it says more than that it is not valid.
+    var reason: String?
 
     var description: String {
-        "\(setting.environmentName): '\(value.prefix(200))' is not valid; expected \(setting.accepts)"
+        let reason = reason.map { " (\($0))" } ?? ""
+        return "\(setting.environmentName): '\(value.prefix(200))' is not valid\(reason); expected \(setting.accepts)"
     }
 }

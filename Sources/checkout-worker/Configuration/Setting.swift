@@ -35,8 +35,8 @@ struct Setting: Sendable {
         "\(help) (\(environmentName)\(defaultValue.map { "; default \($0)" } ?? ""))."
     }
 
-    func invalid(_ value: String) -> ConfigurationError {
-        ConfigurationError(setting: self, value: isSecret ? "***" : value)
+    func invalid(_ value: String, because reason: String? = nil) -> ConfigurationError {
+        ConfigurationError(setting: self, value: isSecret ? "***" : value, reason: reason)
     }
 
     /// The key's components, each split into its camelCase words: `caFile` is `ca`, `File`.
