@@ -19,9 +19,15 @@ enum DatabaseURL: Equatable {
         case "sqlite":
             let path = rest.removingPercentEncoding ?? rest
             guard !path.isEmpty else { throw DatabaseURLError(code: .malformed, reason: "names no SQLite file") }
-            guard path != ":memory:" else {
+            guard path != ":memory:", !path.lowercased().hasPrefix("file:") else {
                 throw DatabaseURLError(
-                    code: .malformed, reason: "names SQLite's :memory:, a separate database per pooled connection (use memory://)")
+                    code: .malformed,
+                    reason:
+                        "names SQLite's :memory: or a file: URI, which SQLite may open as a separate database per pooled connection (use memory://, or a path)"
+                )
+            }
+            guard !rest.contains("?"), !rest.contains("#") else {
+                throw DatabaseURLError(code: .malformed, reason: "has a query or fragment, which SQLite would make part of the file's name")
             }
             self = .sqlite(path: path)
         case "postgres", "postgresql":

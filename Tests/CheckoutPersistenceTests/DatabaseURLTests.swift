@@ -9,6 +9,9 @@ import Testing
         // A port past 65535 read as 0, one too long for an integer as 5432; names PostgreSQL cannot take.
         "postgres://user@host:65536/db", "postgres://user@host:99999999999999999999/db", "postgres://user@[::1]:0/db",
         "postgres://\(String(repeating: "u", count: 64))@host/db", "postgres://user@host/\(String(repeating: "d", count: 64))",
+        // SQLite reads a name starting with file: as a URI (this one, a database in memory per connection); a
+        // query would be part of the file's name.
+        "sqlite://file::memory:", "sqlite://file:checkout.sqlite?mode=memory", "sqlite:///tmp/checkout.sqlite?mode=rwc",
     ])
     func aURLTheStoreCannotOpenIsAnErrorNamingTheVariableAndWhatItAccepts(url: String) async throws {
         let error = await #expect(throws: DatabaseURLError.self) {
