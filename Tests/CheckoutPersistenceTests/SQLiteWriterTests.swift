@@ -96,6 +96,24 @@ import Testing
         }
     }
 
+    /// A text is bound with its length: SQLite reads one bound without up to its first NUL, and a
+    /// catalog's product name holding one was stored cut there.
+    @Test func aTextHoldingANulIsStoredWhole() async throws {
+        try await Self.withWriter { writer, path in
+            let text = "a\u{0}b"
+            try await writer.write { database in
+                try await database.raw("CREATE TABLE texts (t TEXT NOT NULL)").run()
+                return .commit(try await database.raw("INSERT INTO texts (t) VALUES (\(bind: text))").run())
+            }
+            let (bytes, read) = try await writer.write { database in
+                let row = try #require(try await database.raw("SELECT t, length(CAST(t AS BLOB)) AS bytes FROM texts").first())
+                return .commit((try row.decode(column: "bytes", as: Int.self), try row.decode(column: "t", as: String.self)))
+            }
+            #expect(bytes == 3)
+            #expect(read == text)
+        }
+    }
+
     @Test func aWriteSentToAReaderFails() async throws {
         try await TestDatabase.sqlite.withFreshURL { url in
             let path = String(url.dropFirst("sqlite://".count))

@@ -108,7 +108,8 @@ final class SQLiteHandle: @unchecked Sendable {
         case .null: sqlite_nio_sqlite3_bind_null(statement, index)
         case .integer(let integer): sqlite_nio_sqlite3_bind_int64(statement, index, integer)
         case .real(let real): sqlite_nio_sqlite3_bind_double(statement, index, real)
-        case .text(let text): sqlite_nio_sqlite3_bind_text(statement, index, text, -1, Self.transient)
+        // With its length: at -1 SQLite reads up to the first NUL, and a text holding one was stored cut.
+        case .text(let text): sqlite_nio_sqlite3_bind_text(statement, index, text, Int32(text.utf8.count), Self.transient)
         case .blob(let bytes):
             bytes.withUnsafeBytes { sqlite_nio_sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), Self.transient) }
         }
