@@ -88,6 +88,16 @@ import Testing
         }
     }
 
+    /// A retry queue prefix that every default name starts with is the mistake, not the names.
+    @Test func aRetryQueuePrefixTheDefaultNamesStartWithIsBlamed() {
+        #expect {
+            try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_RETRY_QUEUE_PREFIX": "checkout"]))
+        } throws: { "\($0)".hasPrefix("CHECKOUT_RETRY_QUEUE_PREFIX: 'checkout' is not valid") }
+        #expect {
+            try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_SYNC_CART_QUEUE": "checkout.retry.carts"]))
+        } throws: { "\($0)".hasPrefix("CHECKOUT_SYNC_CART_QUEUE: 'checkout.retry.carts' is not valid") }
+    }
+
     /// The broker URL's parser knows what is wrong with it; the one line says so, without the password.
     @Test(arguments: [
         ("amqp://user:s3cret@broker/a/b", "write / as %2F"), ("amqp://broker/%2F?heartbeat=1e3", "heartbeat must be a number"),

@@ -84,7 +84,10 @@ struct BrokerSettings: SettingGroup {
             (syncCartQueue, messaging.syncCartQueue), (placeOrderQueue, messaging.placeOrderQueue),
         ]
         for (index, (setting, name)) in named.enumerated() {
-            if name.hasPrefix("\(messaging.retryQueuePrefix).") { throw setting.invalid(name) }
+            if name.hasPrefix("\(messaging.retryQueuePrefix).") {
+                // A name left at its default is not the mistake: the prefix given is.
+                throw setting.defaultValue == name ? retryQueuePrefix.invalid(messaging.retryQueuePrefix) : setting.invalid(name)
+            }
             // Of two settings with one name, the one given rather than left at its default is the mistake.
             if let (earlier, _) = named[..<index].first(where: { $0.1 == name }) {
                 throw (earlier.defaultValue == name ? setting : earlier).invalid(name)
