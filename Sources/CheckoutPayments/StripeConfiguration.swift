@@ -42,6 +42,13 @@ public struct StripeConfiguration: Sendable, CustomStringConvertible {
                 code: .invalidConfiguration,
                 context: "the Stripe base URL \(baseURL) is not an http(s) URL with a host, and a port from 1 to 65535 if any")
         }
+        // Every request's path starts with /v1: a base URL that has it already sends them to /v1/v1/…, where
+        // Stripe's 404 would reject every order as a failed payment.
+        guard !url.path.lowercased().hasSuffix("/v1") else {
+            throw PaymentProcessorError(
+                code: .invalidConfiguration,
+                context: "the Stripe base URL \(baseURL) ends with /v1, which every request adds; give it without")
+        }
         guard connectTimeout > .zero, readTimeout > .zero else {
             throw PaymentProcessorError(code: .invalidConfiguration, context: "the Stripe timeouts must be positive")
         }

@@ -327,6 +327,10 @@ import Testing
             try StripeConfiguration(apiKey: "sk_test_x", baseURL: "http://127.0.0.1:99999999999999999999")
         }
         #expect(throws: Never.self) { try StripeConfiguration(apiKey: "sk_test_x", baseURL: "http://127.0.0.1:65535") }
+        // Every request adds /v1: Stripe's 404 for /v1/v1/… would reject every order as a failed payment.
+        #expect(throws: PaymentProcessorError.self) { try StripeConfiguration(apiKey: "sk_test_x", baseURL: "https://api.stripe.com/v1") }
+        #expect(throws: PaymentProcessorError.self) { try StripeConfiguration(apiKey: "sk_test_x", baseURL: "https://api.stripe.com/v1/") }
+        #expect(throws: Never.self) { try StripeConfiguration(apiKey: "sk_test_x", baseURL: "https://proxy.example/stripe") }
     }
 
     @Test func describesItsConfigurationWithoutTheKey() throws {

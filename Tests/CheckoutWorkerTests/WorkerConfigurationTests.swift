@@ -119,7 +119,7 @@ import Testing
         ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://collector:99999999999999999999"),
         ("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "0"), ("OTEL_BSP_MAX_QUEUE_SIZE", "-1"),
         ("OTEL_PROPAGATORS", "tracecontext,baggage"), ("OTEL_PROPAGATORS", "b3"), ("OTEL_TRACES_SAMPLER", "xray"),
-        ("OTEL_TRACES_SAMPLER", "parentbased_jaeger_remote"), ("OTEL_TRACES_EXPORTER", "zipkin"),
+        ("OTEL_TRACES_SAMPLER", "parentbased_jaeger_remote"), ("OTEL_TRACES_EXPORTER", "zipkin"), ("OTEL_BSP_SCHEDULE_DELAY", "0"),
     ])
     func anOpenTelemetryValueTheExporterWouldTrapOnIsRefused(name: String, value: String) throws {
         let exporting = ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318"]

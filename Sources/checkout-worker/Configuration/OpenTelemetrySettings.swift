@@ -5,7 +5,7 @@ import Foundation
 /// (``TracingBackend``): swift-otel takes values it then traps on, at start-up (a gRPC protocol, which
 /// this build leaves out; a propagator or sampler it does not implement, the spec's default
 /// `tracecontext,baggage` among them), at the first export (a port past 65535) or at shutdown (a batch
-/// of zero), in every replica alike.
+/// of zero), in every replica alike, and a schedule delay of 0, which spins.
 enum OpenTelemetrySettings {
     static let sdkDisabled = setting("otel.sdk.disabled", accepts: "true or false")
     static let endpoint = setting("otel.exporter.otlp.endpoint", accepts: endpointForm)
@@ -14,6 +14,7 @@ enum OpenTelemetrySettings {
     static let tracesProtocol = setting("otel.exporter.otlp.traces.protocol", accepts: protocolForm)
     static let maximumExportBatchSize = setting("otel.bsp.maxExportBatchSize", accepts: "a whole number from 1")
     static let maximumQueueSize = setting("otel.bsp.maxQueueSize", accepts: "a whole number from 1")
+    static let scheduleDelay = setting("otel.bsp.scheduleDelay", accepts: "a whole number of milliseconds from 1")
     static let propagators = setting(
         "otel.propagators", accepts: "tracecontext or none (swift-otel stops the process on baggage, b3, b3multi, jaeger, xray and ottrace)"
     )
@@ -37,7 +38,8 @@ enum OpenTelemetrySettings {
         for setting in [exportProtocol, tracesProtocol] where config.text(setting) != nil {
             _ = try config.value(setting) { ["http/protobuf", "http/json"].contains($0) ? $0 : nil }
         }
-        for setting in [maximumExportBatchSize, maximumQueueSize] where config.text(setting) != nil {
+        // A delay of 0 makes the exporter's timer fire without pause, a core spent for nothing.
+        for setting in [maximumExportBatchSize, maximumQueueSize, scheduleDelay] where config.text(setting) != nil {
             _ = try config.integer(setting, in: 1...Int(Int32.max))
         }
         let unsupported: [(Setting, Set<String>)] = [
