@@ -9,6 +9,20 @@ import Testing
 @Suite struct TraceExportTests {
     private static let traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
 
+    /// Sends a SyncCart in the client's trace with `tracestate`, and waits for its event.
+    private static func sync(in world: ProcessWorld, tracestate: String, messageID: String, cart: String) async throws -> AMQPDelivery {
+        let properties = AMQPProperties(
+            contentType: "application/json",
+            headers: ["traceparent": .string("00-\(traceID)-00f067aa0ba902b7-01"), "tracestate": .string(tracestate)],
+            messageID: messageID)
+        try await world.client.publish(
+            AMQPMessage(
+                exchange: "checkout.commands", routingKey: "cart.sync", properties: properties,
+                body: Array(Bodies.syncCart(cart: cart).utf8),
+                mandatory: true))
+        return try #require(try await world.events.wait { $0.properties.correlationID == messageID }.first)
+    }
+
     private static func base64(hex: String) -> String {
         let bytes = stride(from: 0, to: hex.count, by: 2).map { offset in
             UInt8(hex.dropFirst(offset).prefix(2), radix: 16)!
@@ -25,17 +39,7 @@ import Testing
                     "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json",
                     "OTEL_BSP_SCHEDULE_DELAY": "100", "OTEL_EXPORTER_OTLP_HEADERS": "x-api-key=collector-secret-42",
                 ])
-                let properties = AMQPProperties(
-                    contentType: "application/json",
-                    headers: ["traceparent": .string("00-\(Self.traceID)-00f067aa0ba902b7-01"), "tracestate": "vendor=abc"],
-                    messageID: "traced-1"
-                )
-                try await world.client.publish(
-                    AMQPMessage(
-                        exchange: "checkout.commands", routingKey: "cart.sync", properties: properties,
-                        body: Array(Bodies.syncCart().utf8), mandatory: true))
-
-                let event = try #require(try await world.events.wait { $0.properties.correlationID == "traced-1" }.first)
+                let event = try await Self.sync(in: world, tracestate: "vendor=abc", messageID: "traced-1", cart: "cart-42")
                 let traceparent = try #require(event.properties.headers?["traceparent"]?.stringValue)
                 #expect(traceparent.hasPrefix("00-\(Self.traceID)-") && !traceparent.contains("00f067aa0ba902b7"))
                 #expect(event.properties.headers?["tracestate"]?.stringValue == "vendor=abc")
@@ -58,15 +62,7 @@ import Testing
                 // Past the 512 bytes W3C asks vendors to keep, a tracestate is not passed on: the exporter's
                 // tracer writes it back out longer, and an event too large for its frame could not be sent.
                 let long = (1...12_000).map { "v\($0)=x" }.joined(separator: ",")
-                let overlong = AMQPProperties(
-                    contentType: "application/json",
-                    headers: ["traceparent": .string("00-\(Self.traceID)-00f067aa0ba902b7-01"), "tracestate": .string(long)],
-                    messageID: "traced-long")
-                try await world.client.publish(
-                    AMQPMessage(
-                        exchange: "checkout.commands", routingKey: "cart.sync", properties: overlong,
-                        body: Array(Bodies.syncCart(cart: "cart-long").utf8), mandatory: true))
-                let answered = try #require(try await world.events.wait { $0.properties.correlationID == "traced-long" }.first)
+                let answered = try await Self.sync(in: world, tracestate: long, messageID: "traced-long", cart: "cart-long")
                 let passedOn = answered.properties.headers?["tracestate"] != nil
                 #expect(!passedOn, "a tracestate of \(long.utf8.count) bytes was passed on")
                 #expect(answered.properties.headers?["traceparent"]?.stringValue?.hasPrefix("00-\(Self.traceID)-") == true)
@@ -74,15 +70,7 @@ import Testing
                 // Trace context is ASCII: a name of a digit and a combining mark, counted in bytes by the
                 // exporter's parser and stepped back over in characters, made it trap.
                 let combining = String(repeating: "0\u{301}", count: 81) + "@a=b"
-                let unsafe = AMQPProperties(
-                    contentType: "application/json",
-                    headers: ["traceparent": .string("00-\(Self.traceID)-00f067aa0ba902b7-01"), "tracestate": .string(combining)],
-                    messageID: "traced-combining")
-                try await world.client.publish(
-                    AMQPMessage(
-                        exchange: "checkout.commands", routingKey: "cart.sync", properties: unsafe,
-                        body: Array(Bodies.syncCart(cart: "cart-combining").utf8), mandatory: true))
-                let survived = try #require(try await world.events.wait { $0.properties.correlationID == "traced-combining" }.first)
+                let survived = try await Self.sync(in: world, tracestate: combining, messageID: "traced-combining", cart: "cart-combining")
                 #expect(survived.properties.headers?["tracestate"] == nil)
 
                 worker.terminate()
