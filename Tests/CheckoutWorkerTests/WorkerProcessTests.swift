@@ -146,7 +146,7 @@ import Testing
                 let stoppedAt = ContinuousClock.now
 
                 #expect(try await worker.waitForExit(timeout: .seconds(30)) == 1, "\(worker.standardError)")
-                #expect(ContinuousClock.now - stoppedAt < .seconds(8), "stopped after the deadline")
+                #expect(ContinuousClock.now - stoppedAt < .seconds(10), "stopped long after the deadline")
                 let line = worker.logLines.first {
                     ($0["message"] as? String)?.hasPrefix("did not stop within 6s of being told to") == true
                 }
