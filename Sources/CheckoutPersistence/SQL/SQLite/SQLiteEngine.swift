@@ -10,7 +10,6 @@ struct SQLiteEngine: SQLEngine {
     private let readers: SQLiteConnectionPool
     private let writer: SQLiteWriter
     private let statistics: DatabaseStatistics
-    private let stallLimit: Duration
 
     /// - Parameters:
     ///   - readers: Read-only connections at most, besides the one writer.
@@ -22,7 +21,6 @@ struct SQLiteEngine: SQLEngine {
         self.readers = SQLiteConnectionPool(file: file, size: readers)
         writer = SQLiteWriter(file: file, statistics: statistics, stallLimit: stallLimit)
         self.statistics = statistics
-        self.stallLimit = stallLimit
     }
 
     /// A statement is a call on the writer's thread, not a round trip: it needs no functions.
@@ -53,7 +51,7 @@ struct SQLiteEngine: SQLEngine {
     /// answering holds every write, and a `SELECT 1` on a reader would not notice.
     func checkReachable() async throws {
         let stalled = await writer.stalledFor
-        guard stalled <= stallLimit else {
+        guard stalled <= writer.stallLimit else {
             throw RetryableError(
                 code: .databaseUnavailable,
                 context: "writing to SQLite database \(path): a batch of writes has been committing for \(stalled.components.seconds) s")

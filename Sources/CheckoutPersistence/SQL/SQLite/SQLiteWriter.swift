@@ -21,7 +21,7 @@ actor SQLiteWriter {
     private let statistics: DatabaseStatistics
     private let batchLimit: Int
     /// How long a batch may take before it counts as held by a disk that stopped answering.
-    private let stallLimit: Duration
+    let stallLimit: Duration
     private var connection: SQLiteSession?
     private var queue: [QueuedWrite] = []
     /// The writes of the batch being written; empty between batches.
