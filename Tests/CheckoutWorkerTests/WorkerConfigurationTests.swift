@@ -61,6 +61,26 @@ import Testing
         }
     }
 
+    /// A template that could not fill the variable leaves it empty: taken as unset, it ran each replica
+    /// on a database file of its own container, or on the sandbox processor, which takes no money.
+    @Test(arguments: [("CHECKOUT_DATABASE_URL", "sqlite://checkout.sqlite"), ("CHECKOUT_PAYMENT_PROCESSOR", "sandbox")])
+    func aSettingWhoseDefaultSuitsOnlyOnesOwnMachineIsRefusedEmpty(name: String, defaultValue: String) {
+        for value in ["", " ", "\n"] {
+            #expect {
+                try WorkerConfiguration(reading: TestWorld.reader([name: value]))
+            } throws: { error in
+                "\(error)".hasPrefix("\(name): '' is not valid (set but empty, which would mean the default, \(defaultValue);")
+            }
+        }
+    }
+
+    @Test func anotherSettingGivenEmptyMeansItsDefault() throws {
+        let configuration = try WorkerConfiguration(reading: TestWorld.reader(["CHECKOUT_PREFETCH": "", "CHECKOUT_LOG_LEVEL": ""]))
+
+        #expect(configuration.messaging.prefetch == 50)
+        #expect(configuration.logLevel == .info)
+    }
+
     /// A TLS file is read only for amqps:// nodes: given with none, it would be ignored; and a node
     /// reached in plain text beside amqps:// ones would be believed encrypted.
     @Test(arguments: [

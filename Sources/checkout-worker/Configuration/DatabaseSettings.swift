@@ -6,7 +6,7 @@ import Configuration
 struct DatabaseSettings: SettingGroup {
     static let url = Setting(
         "checkout.database.url", accepts: "sqlite://PATH, postgres://user:pass@host:port/db or memory://",
-        help: "sqlite://PATH, postgres://user:pass@host:port/db or memory://", default: "sqlite://checkout.sqlite"
+        help: "sqlite://PATH, postgres://user:pass@host:port/db or memory://", default: "sqlite://checkout.sqlite", refusesEmpty: true
     )
 
     @Option(help: ArgumentHelp(DatabaseSettings.url.flagHelp))

@@ -5,7 +5,7 @@ import Configuration
 /// The payment processor: what only `run` needs.
 struct PaymentSettings: SettingGroup {
     static let processor = Setting(
-        "checkout.payment.processor", accepts: "sandbox or stripe", help: "sandbox or stripe", default: "sandbox")
+        "checkout.payment.processor", accepts: "sandbox or stripe", help: "sandbox or stripe", default: "sandbox", refusesEmpty: true)
     static let stripeAPIKey = Setting(
         "checkout.stripe.apiKey", accepts: "a Stripe secret key (required with CHECKOUT_PAYMENT_PROCESSOR=stripe)",
         help: "Stripe's secret key", isSecret: true

@@ -11,13 +11,21 @@ struct Setting: Sendable {
     let defaultValue: String?
     /// Read from its environment variable only, never a flag, and masked wherever it is shown.
     let isSecret: Bool
+    /// Whether a value given empty is refused instead of meaning the default: a default that suits only
+    /// a machine of one's own (a database file in the container, the sandbox processor), where a template
+    /// that could not fill the variable would have the worker quietly lose orders or give them away.
+    let refusesEmpty: Bool
 
-    init(_ key: String, accepts: String, help: String, default defaultValue: String? = nil, isSecret: Bool = false) {
+    init(
+        _ key: String, accepts: String, help: String, default defaultValue: String? = nil, isSecret: Bool = false,
+        refusesEmpty: Bool = false
+    ) {
         self.key = key
         self.accepts = accepts
         self.help = help
         self.defaultValue = defaultValue
         self.isSecret = isSecret
+        self.refusesEmpty = refusesEmpty
     }
 
     /// `CHECKOUT_AMQP_URL`: the name operators know it by.
