@@ -15,19 +15,22 @@ public protocol PaymentProcessor: Sendable {
     func validate(_ token: PaymentToken) throws(ValidationError)
 
     /// Charges `amount` once per `idempotencyKey`: a second call with the same key returns the
-    /// first call's result and charges nothing, which makes a redelivered command safe.
+    /// first call's result and charges nothing, which makes a redelivered command safe. A processor
+    /// may forget a key after a while (Stripe after 24 hours); what was charged then is
+    /// ``findCharge(madeWith:)``'s.
     func charge(_ amount: Money, with token: PaymentToken, idempotencyKey: CommandID) async throws -> ChargeResult
 
     /// Gives back the whole payment. Idempotent: refunding a refunded payment succeeds and does nothing.
     func refund(_ payment: Payment) async throws
 
-    /// Gives back whatever was charged with `idempotencyKey`, if anything, and returns that payment.
+    /// The payment charged with `idempotencyKey`, if any, or nil when nothing was, or nothing the
+    /// processor can see yet (``searchLag``).
     ///
-    /// For a command abandoned after an attempt that may have charged (its answer lost to a timeout
-    /// or a crash): without it, the money would stay taken with no order. Idempotent, like ``refund(_:)``.
-    func refundCharge(madeWith idempotencyKey: CommandID) async throws -> Payment?
+    /// For an attempt whose answer was lost to a timeout or a crash: a command abandoned after it gives
+    /// the charge back, one retried after the processor may have forgotten the key keeps it for its order.
+    func findCharge(madeWith idempotencyKey: CommandID) async throws -> Payment?
 
-    /// How long ``refundCharge(madeWith:)`` may not see a charge after it was made, in seconds: a
+    /// How long ``findCharge(madeWith:)`` may not see a charge after it was made, in seconds: a
     /// processor's search that is not read-after-write (Stripe's) is not believed sooner.
     var searchLag: TimeInterval { get }
 }

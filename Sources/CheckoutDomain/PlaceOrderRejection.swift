@@ -16,7 +16,7 @@ public struct PlaceOrderRejection: Hashable, Codable, Sendable {
     public let refundedPayment: Payment?
 
     /// Whether reporting this rejection first gives back whatever an earlier attempt of the command
-    /// charged under its idempotency key (see ``PaymentProcessor/refundCharge(madeWith:)``): when no
+    /// charged under its idempotency key (see ``PaymentProcessor/findCharge(madeWith:)``): when no
     /// refund of its own is owed and the reason may follow such a charge.
     public var refundsEarlierCharge: Bool {
         refundedPayment == nil && reason.mayFollowAChargeOfTheSameCommand

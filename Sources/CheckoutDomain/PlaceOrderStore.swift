@@ -9,8 +9,9 @@ public protocol PlaceOrderStore: Sendable {
     ///
     /// When both the cart and its products are read, `chargeRequest` is asked, with the cart and
     /// products the call returns, what to record of the command's charge (``ChargeLog/record(_:for:)``).
-    /// What it answers is written in the claim's own write, and only if the claim is taken: an order
-    /// whose rules pass then costs no write of its own before the payment processor is called. An
+    /// What it answers is written in the claim's own write, and only if the claim is taken and no earlier
+    /// attempt recorded a charge (that record is kept, and answered as ``PlaceOrderClaim/earlierCharge``):
+    /// an order whose rules pass then costs no write of its own before the payment processor is called. An
     /// engine may ask before it knows whether the claim is taken, and again if it tries the claim
     /// again, so the request must have no effect of its own. A claim that comes without products has
     /// asked nothing and recorded nothing.

@@ -15,11 +15,12 @@ public import Foundation
 /// A command is handled once: it is claimed in ``ProcessedCommands`` first (with its cart and
 /// products, in one call of ``PlaceOrderStore``, whose write also records the charge's request in
 /// ``ChargeLog`` when the rules pass on what it read), and its outcome is stored there (with the
-/// order, in one unit), so a repeat reports the stored outcome and charges nothing. A retry after a
-/// transient failure charges again with the same idempotency key, which the processor answers with
-/// the first charge; a retry rejected before payment, or a command abandoned after its last retry,
-/// refunds whatever an earlier attempt charged under that key, so no money is kept without an
-/// order. A rejection of form is recorded too, so its id answers another body as a duplicate; only a
+/// order, in one unit), so a repeat reports the stored outcome and charges nothing. A retry takes the
+/// charge an earlier attempt recorded as approved, or, once the processor's search can be believed,
+/// the one it finds under the command's key; only when there is none does it charge, with the same
+/// idempotency key, which the processor answers with the first charge for as long as it keeps the
+/// key. A retry rejected before payment, or a command abandoned after its last retry, refunds
+/// whatever an earlier attempt charged under that key, so no money is kept without an order. A rejection of form is recorded too, so its id answers another body as a duplicate; only a
 /// command whose id itself breaks the rules has nothing to record it under.
 public struct PlaceOrderUseCase: PlaceOrder {
     private let store: any PlaceOrderStore
@@ -151,17 +152,25 @@ public struct PlaceOrderUseCase: PlaceOrder {
         case .charge(let repriced, let sum):
             (lines, total) = (repriced, sum)
         }
-        if start.recordedCharge == nil {
-            try await charges.record(.requested(at: self.now()), for: command.id)
-        }
         let result: ChargeResult
-        do {
-            result = try await payments.charge(total, with: command.paymentToken, idempotencyKey: command.id)
-        } catch {
-            // The answer is lost, and a charge may have been made at any moment of the call: the wait
-            // for the processor's search counts from its end. If this cannot be recorded, from its start.
-            try? await charges.record(.requested(at: self.now()), for: command.id)
-            throw error
+        if let earlier = try await paymentOfAnEarlierAttempt(start.earlierCharge, of: command.id) {
+            guard earlier.amount == total else {
+                let failure = "an earlier attempt charged \(earlier.amount), not the total \(total); the payment was refunded"
+                return try await reject(command.rejection(.orderFailed, failure, refund: earlier), of: command)
+            }
+            result = .approved(earlier)
+        } else {
+            if start.recordedCharge == nil {
+                try await charges.record(.requested(at: self.now()), for: command.id)
+            }
+            do {
+                result = try await payments.charge(total, with: command.paymentToken, idempotencyKey: command.id)
+            } catch {
+                // The answer is lost, and a charge may have been made at any moment of the call: the wait
+                // for the processor's search counts from its end. If this cannot be recorded, from its start.
+                try? await charges.record(.requested(at: self.now()), for: command.id)
+                throw error
+            }
         }
         switch result {
         case .declined(let code):
@@ -187,6 +196,23 @@ public struct PlaceOrderUseCase: PlaceOrder {
                 try? await charges.record(.approved(payment), for: command.id)
                 throw error
             }
+        }
+    }
+
+    /// What an earlier attempt of the command charged, which this one takes for its order instead of
+    /// charging again: the processor may have forgotten the idempotency key since (Stripe keeps keys for
+    /// 24 hours, and a dead letter can be replayed days later). A recorded approval is that payment; a
+    /// request whose answer was lost is looked up once the processor's search can be believed, and
+    /// before then the key, used that recently, still stands for its charge.
+    private func paymentOfAnEarlierAttempt(_ earlier: ChargeRecord?, of commandID: CommandID) async throws -> Payment? {
+        switch earlier {
+        case nil:
+            return nil
+        case .approved(let payment):
+            return payment
+        case .requested(let requestedAt):
+            guard now().timeIntervalSince(requestedAt) >= payments.searchLag else { return nil }
+            return try await payments.findCharge(madeWith: commandID)
         }
     }
 
@@ -241,8 +267,10 @@ public struct PlaceOrderUseCase: PlaceOrder {
         case .approved(let payment):
             try await payments.refund(payment)
         case .requested(let requestedAt):
-            let found = try await payments.refundCharge(madeWith: commandID)
-            guard found == nil, now().timeIntervalSince(requestedAt) < payments.searchLag else { return }
+            if let payment = try await payments.findCharge(madeWith: commandID) {
+                return try await payments.refund(payment)
+            }
+            guard now().timeIntervalSince(requestedAt) < payments.searchLag else { return }
             throw RetryableError(
                 code: .paymentSearchLagging,
                 context:

@@ -84,9 +84,8 @@ public actor SandboxPaymentProcessor: PaymentProcessor {
         refunded.insert((), for: payment)
     }
 
-    public func refundCharge(madeWith idempotencyKey: CommandID) throws -> Payment? {
+    public func findCharge(madeWith idempotencyKey: CommandID) -> Payment? {
         guard case .approved(let payment) = ledger[idempotencyKey]?.result else { return nil }
-        refund(payment)
         return payment
     }
 }

@@ -25,8 +25,8 @@ import NIOHTTP1
 /// cannot complete) is a decline with `authentication_required`; nothing was taken.
 ///
 /// Approved PaymentIntents are remembered by command (``StripeApprovedCharges``), so
-/// ``refundCharge(madeWith:)`` refunds by id; Stripe's search is only the fallback for a charge whose
-/// answer never reached this process. A refund uses the key `refund-<intent id>`, so it happens once.
+/// ``findCharge(madeWith:)`` answers without Stripe's search, which is only the fallback for a charge
+/// whose answer never reached this process. A refund uses the key `refund-<intent id>`, so it happens once.
 ///
 /// The secret key is sent only in the `Authorization` header: it is not logged, and is cut out of
 /// the Stripe messages kept in errors and failures.
@@ -113,8 +113,8 @@ public struct StripePaymentProcessor: PaymentProcessor {
         logger.info("Stripe refunded a payment", metadata: ["payment.id": "\(payment.id)"])
     }
 
-    /// Refunds the PaymentIntent this processor saw approved for the command; failing that, finds it
-    /// through Stripe's search API by `metadata[command_id]` and refunds it.
+    /// The PaymentIntent this processor saw approved for the command; failing that, the one Stripe's
+    /// search API finds by `metadata[command_id]`.
     ///
     /// Stripe's search is not read-after-write: a PaymentIntent can take up to about a minute
     /// (longer during an incident) to be found. It is only asked for a charge whose answer was lost
@@ -125,12 +125,9 @@ public struct StripePaymentProcessor: PaymentProcessor {
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 
-    public func refundCharge(madeWith idempotencyKey: CommandID) async throws -> Payment? {
-        if let payment = approvals.payment(for: idempotencyKey) {
-            try await refund(payment)
-            return payment
-        }
-        let context = "refunding the charge of command \(idempotencyKey)"
+    public func findCharge(madeWith idempotencyKey: CommandID) async throws -> Payment? {
+        if let payment = approvals.payment(for: idempotencyKey) { return payment }
+        let context = "looking for the charge of command \(idempotencyKey)"
         // A message_id is any printable ASCII: a quote or backslash in it would end or escape the query's own.
         let quoted = idempotencyKey.rawValue.replacing("\\", with: "\\\\").replacing("'", with: "\\'")
         let query = StripeForm.encode(["query": "metadata['command_id']:'\(quoted)'"])
@@ -139,15 +136,13 @@ public struct StripePaymentProcessor: PaymentProcessor {
             throw failure(StripeAPIError(response, redacting: configuration.apiKey), context: context)
         }
         let result = try response.decode(StripeSearchResult.self, context: context)
-        // Only this command's: a search that matched more than its key must not refund another order.
+        // Only this command's: a search that matched more than its key must not answer for another order.
         guard let intent = result.data.first(where: { $0.status == "succeeded" && $0.metadata?["command_id"] == idempotencyKey.rawValue })
         else {
-            logger.notice("Stripe's search shows no charge of the command to refund", metadata: ["command.id": "\(idempotencyKey)"])
+            logger.notice("Stripe's search shows no charge of the command", metadata: ["command.id": "\(idempotencyKey)"])
             return nil
         }
-        let payment = try payment(of: intent, context: context)
-        try await refund(payment)
-        return payment
+        return try payment(of: intent, context: context)
     }
 
     /// Makes a card token into a PaymentMethod, once per command: the key is derived from the command id.

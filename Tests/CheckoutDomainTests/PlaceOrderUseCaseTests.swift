@@ -383,10 +383,11 @@ import Testing
         #expect(await rejections(output).map(\.reason) == [.orderFailed])
     }
 
+    /// The approval could not be recorded either: the retry charges again, and the processor's key makes it the same charge.
     @Test func aDatabaseFailureAfterTheChargeIsRetriedWithTheSameIdempotencyKey() async throws {
         let interceptor = StoreInterceptor()
         let (sut, store, payments, output, clock) = try await makeSUT(interceptor: interceptor)
-        interceptor.fail([.placeOrder])
+        interceptor.fail([.placeOrder, .recordCharge])
 
         let error = await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
         #expect(error?.code == .databaseUnavailable)
@@ -401,6 +402,72 @@ import Testing
         #expect(await payments.refunds.isEmpty)
         #expect(try await store.orders(forCart: cartID()).count == 1)
         #expect(await output.messages.count == 1)
+    }
+
+    /// The processor may have forgotten the key by the retry (Stripe after a day, as for a dead letter
+    /// replayed the next day): the approval recorded when the order could not be stored is the order's payment.
+    @Test func aRetryPlacesTheOrderWithTheRecordedApprovalWithoutChargingAgain() async throws {
+        let interceptor = StoreInterceptor()
+        let (sut, store, payments, output, _) = try await makeSUT(interceptor: interceptor)
+        interceptor.fail([.placeOrder])
+        await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
+        await payments.forgetIdempotencyKeys()
+        interceptor.fail([])
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        let payment = Payment(id: PaymentID("pay_cmd-1"), amount: eur(5998))
+        #expect(await payments.charges.count == 1)
+        #expect(await payments.taken.map(\.payment) == [payment])
+        #expect(try await store.orders(forCart: cartID()).map(\.payment) == [payment])
+        #expect(await output.messages.count == 1)
+    }
+
+    /// A charge whose answer was lost, retried after the processor forgot its key: once the search can
+    /// be believed, the charge it finds is the order's payment.
+    @Test func aRetryPlacesTheOrderWithTheChargeTheSearchFindsWithoutChargingAgain() async throws {
+        let (sut, store, payments, output, clock) = try await makeSUT()
+        let earlier = try await payments.charge(eur(5998), with: PaymentToken("tok_visa"), idempotencyKey: commandID("cmd-1"))
+        try await store.charges.record(.requested(at: clock.now()), for: commandID("cmd-1"))
+        await payments.forgetIdempotencyKeys()
+        clock.advance(by: 61)
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        let payment = Payment(id: PaymentID("pay_cmd-1"), amount: eur(5998))
+        #expect(earlier == .approved(payment))
+        #expect(await payments.charges.count == 1)
+        #expect(await payments.searches == [.findCharge(idempotencyKey: commandID("cmd-1"))])
+        #expect(try await store.orders(forCart: cartID()).map(\.payment) == [payment])
+        #expect(await output.messages.count == 1)
+    }
+
+    /// Within the search lag the search is not asked: its nil proves nothing, and the key, used that
+    /// recently, still stands for any charge made under it.
+    @Test func aRetryWithinTheSearchLagChargesWithTheSameKeyWithoutSearching() async throws {
+        let (sut, store, payments, output, clock) = try await makeSUT()
+        try await store.charges.record(.requested(at: clock.now()), for: commandID("cmd-1"))
+        clock.advance(by: 59)
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await payments.searches.isEmpty)
+        #expect(await payments.charges == [.charge(eur(5998), token: "tok_visa", idempotencyKey: commandID("cmd-1"))])
+        #expect(try await store.orders(forCart: cartID()).count == 1)
+        #expect(await output.messages.count == 1)
+    }
+
+    @Test func aRecordedApprovalOfAnotherAmountIsRefundedAndTheOrderFails() async throws {
+        let (sut, store, payments, output, _) = try await makeSUT()
+        let earlier = Payment(id: PaymentID("pay_other"), amount: eur(100))
+        try await store.charges.record(.approved(earlier), for: commandID("cmd-1"))
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await rejections(output).map(\.reason) == [.orderFailed])
+        #expect(await payments.charges.isEmpty)
+        #expect(await payments.refunds == [.refund(earlier)])
+        #expect(try await store.orders(forCart: cartID()).isEmpty)
     }
 
     @Test func aRetryRejectedBeforePaymentRefundsWhatTheEarlierAttemptCharged() async throws {
@@ -445,9 +512,8 @@ import Testing
 
         #expect(await rejections(output).map(\.reason) == [.cartChanged])
         #expect(
-            await payments.refunds == [
-                .refundCharge(idempotencyKey: commandID("cmd-1")), .refundCharge(idempotencyKey: commandID("cmd-1")),
-            ])
+            await payments.searches == [.findCharge(idempotencyKey: commandID("cmd-1")), .findCharge(idempotencyKey: commandID("cmd-1"))])
+        #expect(await payments.refunds.isEmpty)
     }
 
     /// What takes 30 s of an attempt whose charge answer is then lost.
@@ -488,7 +554,8 @@ import Testing
         try await sut.execute(request(commandID: "cmd-1"))
 
         #expect(await rejections(output).map(\.reason) == [.cartChanged])
-        #expect(await payments.refunds == [.refundCharge(idempotencyKey: commandID("cmd-1"))])
+        #expect(await payments.searches == [.findCharge(idempotencyKey: commandID("cmd-1"))])
+        #expect(await payments.refunds == [.refund(Payment(id: PaymentID("pay_cmd-1"), amount: eur(5998)))])
     }
 
     @Test func aRejectionNoChargeCanPrecedeAsksForNoRefund() async throws {
@@ -518,9 +585,8 @@ import Testing
         #expect(await rejections(output) == [rejection])
         #expect(await payments.charges.count == 1)
         #expect(
-            await payments.refunds == [
-                .refundCharge(idempotencyKey: commandID("cmd-1")), .refundCharge(idempotencyKey: commandID("cmd-1")),
-            ])
+            await payments.searches == [.findCharge(idempotencyKey: commandID("cmd-1")), .findCharge(idempotencyKey: commandID("cmd-1"))])
+        #expect(await payments.refunds.isEmpty)
         let recorded = try await store.placeOrderCommands.claim(commandID("cmd-1"), digest: nil, at: clock.now(), leaseUntil: clock.now())
         #expect(recorded == .completed(.rejected(rejection: rejection)))
     }

@@ -73,16 +73,17 @@ import Testing
         }
     }
 
-    /// localstripe has no search API (404), so this refund can only have gone by the recorded id.
-    @Test func refundsTheChargeOfACommandByTheIdItSawApprovedWithoutSearching() async throws {
+    /// localstripe has no search API (404), so this charge can only have been found by the recorded id.
+    @Test func findsTheChargeOfACommandByTheIdItSawApprovedWithoutSearching() async throws {
         try await Localstripe.withProcessor { sut, localstripe in
             let key = try uniqueCommandID()
             let payment = try #require(
                 try await sut.charge(eur(1250), with: PaymentToken("pm_card_visa"), idempotencyKey: key).approvedPayment)
 
-            let refunded = try await sut.refundCharge(madeWith: key)
+            let found = try #require(try await sut.findCharge(madeWith: key))
+            try await sut.refund(found)
 
-            #expect(refunded == payment)
+            #expect(found == payment)
             let refunds = try #require(try await localstripe.get("/v1/refunds?payment_intent=\(payment.id)")["data"] as? [[String: Any]])
             #expect(refunds.map { $0["amount"] as? Int } == [1250])
         }

@@ -132,24 +132,24 @@ import Testing
         }
     }
 
-    @Test func aChargeWhoseAnswerWasLostIsFoundAndRefundedByItsKey() async throws {
+    @Test func aChargeWhoseAnswerWasLostIsFoundByItsKey() async throws {
         try await TestStripe.withFakeStripe(Self.slowAnswers, readTimeout: Self.shortReadTimeout) { sut, stripe in
             let key = try uniqueCommandID()
             await #expect(throws: RetryableError.self) {
                 try await sut.charge(eur(5998), with: PaymentToken(FakeStripeToken.timeoutAfterCharge), idempotencyKey: key)
             }
 
-            let refunded = try #require(try await sut.refundCharge(madeWith: key))
+            let found = try #require(try await sut.findCharge(madeWith: key))
 
-            #expect(refunded.amount == (eur(5998)))
-            #expect(stripe.ledger.refunds.map(\.paymentIntentID) == [refunded.id.rawValue])
+            #expect(found.amount == (eur(5998)))
+            #expect(stripe.ledger.charges(forCommand: key.rawValue).map(\.paymentIntentID) == [found.id.rawValue])
         }
     }
 
     /// A `message_id` is any printable ASCII: in Stripe's search query a quote in it would end the
     /// string (a refused query, and a charge never refunded), and a backslash escape the next quote
     /// (the search for another command's charge, which was then refunded).
-    @Test func theSearchForACommandsChargeQuotesItsKeyAndRefundsOnlyThatCommandsCharge() async throws {
+    @Test func theSearchForACommandsChargeQuotesItsKeyAndFindsOnlyThatCommandsCharge() async throws {
         try await TestStripe.withFakeStripe(Self.slowAnswers, readTimeout: Self.shortReadTimeout) { sut, stripe in
             let quoted = try uniqueCommandID("it's")
             let other = try CommandID(quoted.rawValue.replacing("'", with: #"\'"#))
@@ -157,10 +157,9 @@ import Testing
                 try await sut.charge(eur(5998), with: PaymentToken(FakeStripeToken.timeoutAfterCharge), idempotencyKey: quoted)
             }
 
-            #expect(try await sut.refundCharge(madeWith: other) == nil)
-            #expect(stripe.ledger.refunds.isEmpty)
-            let refunded = try #require(try await sut.refundCharge(madeWith: quoted))
-            #expect(stripe.ledger.refunds.map(\.paymentIntentID) == [refunded.id.rawValue])
+            #expect(try await sut.findCharge(madeWith: other) == nil)
+            let found = try #require(try await sut.findCharge(madeWith: quoted))
+            #expect(stripe.ledger.charges(forCommand: quoted.rawValue).map(\.paymentIntentID) == [found.id.rawValue])
         }
     }
 
@@ -239,15 +238,12 @@ import Testing
         }
     }
 
-    @Test func refundsTheChargeItSawApprovedByIdWhileSearchCannotSeeItYet() async throws {
-        try await TestStripe.withFakeStripe(FakeStripeOptions(searchLag: .seconds(600))) { sut, stripe in
+    @Test func findsTheChargeItSawApprovedWhileSearchCannotSeeItYet() async throws {
+        try await TestStripe.withFakeStripe(FakeStripeOptions(searchLag: .seconds(600))) { sut, _ in
             let key = try uniqueCommandID()
             let payment = try #require(try await sut.charge(eur(5998), with: visa, idempotencyKey: key).approvedPayment)
 
-            let refunded = try await sut.refundCharge(madeWith: key)
-
-            #expect(refunded == payment)
-            #expect(stripe.ledger.refunds.map(\.paymentIntentID) == [payment.id.rawValue])
+            #expect(try await sut.findCharge(madeWith: key) == payment)
         }
     }
 
@@ -278,8 +274,9 @@ import Testing
             let logger = RecordingLogHandler.logger(recordingInto: recorder)
             try await TestStripe.withProcessor(baseURL: stripe.baseURL, apiKey: stripe.apiKey, logger: logger) { sut in
                 let key = try uniqueCommandID()
-                _ = try await sut.charge(eur(5998), with: visa, idempotencyKey: key)
-                _ = try await sut.refundCharge(madeWith: key)
+                let payment = try #require(try await sut.charge(eur(5998), with: visa, idempotencyKey: key).approvedPayment)
+                _ = try await sut.findCharge(madeWith: key)
+                try await sut.refund(payment)
                 let error = await #expect(throws: RetryableError.self) {
                     try await sut.charge(eur(5998), with: PaymentToken(FakeStripeToken.gateway500), idempotencyKey: uniqueCommandID())
                 }

@@ -24,7 +24,7 @@ import Testing
                 await store.close()
             }
 
-            #expect(try await Self.appliedMigrations(database, url: url) == [1, 2, 3, 4, 5, 6, 7, 8, 9])
+            #expect(try await Self.appliedMigrations(database, url: url) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
         }
     }
 

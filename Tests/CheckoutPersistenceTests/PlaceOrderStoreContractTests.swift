@@ -68,6 +68,33 @@ import Testing
 
             #expect(start.claim == .claimed)
             #expect(start.recordedCharge == nil)
+            #expect(start.earlierCharge == earlier)
+            #expect(try await store.charges.charge(of: command) == earlier)
+        }
+    }
+
+    /// An approval outlives the attempts after it: the payment processor may have forgotten the key by
+    /// then, and the approval is what a retry takes instead of charging again.
+    @Test(arguments: TestDatabase.allCases)
+    func aClaimKeepsTheChargeOfAnEarlierAttemptAndAnswersIt(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let product = Fixtures.product("SKU-A")
+            _ = try await store.importCatalog([product])
+            let cart = Fixtures.cart(lines: [Fixtures.line("SKU-A")])
+            _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
+            let command = Fixtures.command()
+            let earlier = ChargeRecord.approved(Payment(id: PaymentID("pay_1"), amount: Money(minorUnits: 1000, currency: Fixtures.eur)))
+            _ = try await store.placeOrders.claim(command, digest: nil, at: now, leaseUntil: now + 60, cart: cart.id) { _, _ in
+                .requested(at: now)
+            }
+            try await store.charges.record(earlier, for: command)
+            try await store.placeOrderCommands.release(command)
+
+            let start = try await store.placeOrders.claim(
+                command, digest: nil, at: now + 1, leaseUntil: now + 61, cart: cart.id,
+                chargeRequest: ChargeRequests(answer: .requested(at: now + 1)).answer)
+
+            #expect(start == PlaceOrderClaim(claim: .claimed, cart: cart, products: [product.sku: product], earlierCharge: earlier))
             #expect(try await store.charges.charge(of: command) == earlier)
         }
     }

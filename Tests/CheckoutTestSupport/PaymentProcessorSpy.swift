@@ -9,7 +9,7 @@ public actor PaymentProcessorSpy: PaymentProcessor {
     public enum Message: Equatable, Sendable {
         case charge(Money, token: String, idempotencyKey: CommandID)
         case refund(Payment)
-        case refundCharge(idempotencyKey: CommandID)
+        case findCharge(idempotencyKey: CommandID)
     }
 
     /// How the processor answers a new idempotency key.
@@ -22,8 +22,10 @@ public actor PaymentProcessorSpy: PaymentProcessor {
     }
 
     public private(set) var messages: [Message] = []
-    /// The money actually taken: one entry per idempotency key that was approved.
+    /// The approved charges whose idempotency keys it remembers: a repeat of the key gets the payment again.
     public private(set) var payments: [CommandID: Payment] = [:]
+    /// The money actually taken, in order: one entry per approved charge, also of a key it forgot since.
+    public private(set) var taken: [(key: CommandID, payment: Payment)] = []
     /// The payments given back by a refund that succeeded.
     private var refunded: Set<PaymentID> = []
     private var answer: Answer?
@@ -45,20 +47,20 @@ public actor PaymentProcessorSpy: PaymentProcessor {
         failingRefunds = count
     }
 
+    /// Forgets every idempotency key, as Stripe does a day after a key's first use: a charge under one of
+    /// them takes money again, while ``findCharge(madeWith:)`` still finds the earlier charge.
+    public func forgetIdempotencyKeys() {
+        payments = [:]
+    }
+
     /// What was charged and not given back, in minor units.
     public var netCharged: Int64 {
-        payments.values.filter { !refunded.contains($0.id) }.map(\.amount.minorUnits).reduce(0, +)
+        taken.map(\.payment).filter { !refunded.contains($0.id) }.map(\.amount.minorUnits).reduce(0, +)
     }
 
     public var charges: [Message] { messages.filter { if case .charge = $0 { true } else { false } } }
-    public var refunds: [Message] {
-        messages.filter {
-            switch $0 {
-            case .refund, .refundCharge: true
-            case .charge: false
-            }
-        }
-    }
+    public var refunds: [Message] { messages.filter { if case .refund = $0 { true } else { false } } }
+    public var searches: [Message] { messages.filter { if case .findCharge = $0 { true } else { false } } }
 
     public nonisolated func validate(_ token: PaymentToken) throws(ValidationError) {
         guard !tokensOfInvalidForm.contains(token.rawValue) else {
@@ -73,8 +75,10 @@ public actor PaymentProcessorSpy: PaymentProcessor {
         }
         switch answer {
         case .approve:
-            let payment = Payment(id: PaymentID("pay_\(idempotencyKey)"), amount: amount)
+            let earlier = taken.count { $0.key == idempotencyKey }
+            let payment = Payment(id: PaymentID("pay_\(idempotencyKey)" + (earlier == 0 ? "" : "_\(earlier + 1)")), amount: amount)
             payments[idempotencyKey] = payment
+            taken.append((idempotencyKey, payment))
             return .approved(payment)
         case .decline(let code):
             return .declined(code)
@@ -96,14 +100,8 @@ public actor PaymentProcessorSpy: PaymentProcessor {
         refunded.insert(payment.id)
     }
 
-    public func refundCharge(madeWith idempotencyKey: CommandID) async throws -> Payment? {
-        messages.append(.refundCharge(idempotencyKey: idempotencyKey))
-        guard failingRefunds == 0 else {
-            failingRefunds -= 1
-            throw RetryableError(code: .paymentProcessorUnavailable, context: "refunding the charge of \(idempotencyKey)")
-        }
-        guard let payment = payments[idempotencyKey] else { return nil }
-        refunded.insert(payment.id)
-        return payment
+    public func findCharge(madeWith idempotencyKey: CommandID) async throws -> Payment? {
+        messages.append(.findCharge(idempotencyKey: idempotencyKey))
+        return taken.first { $0.key == idempotencyKey }?.payment
     }
 }

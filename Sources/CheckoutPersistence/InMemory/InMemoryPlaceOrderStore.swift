@@ -2,7 +2,7 @@ import CheckoutDomain
 import Foundation
 
 /// ``PlaceOrderStore`` over ``InMemoryDatabase``: the claim, the cart, its products and the charge's
-/// request in one transaction.
+/// request, or the charge an earlier attempt recorded, in one transaction.
 struct InMemoryPlaceOrderStore: PlaceOrderStore {
     let database: InMemoryDatabase
 
@@ -20,8 +20,11 @@ struct InMemoryPlaceOrderStore: PlaceOrderStore {
             guard case .claimed = claim else { return PlaceOrderClaim(claim: claim, cart: nil) }
             guard let cart = state.carts[cartID] else { return PlaceOrderClaim(claim: claim, cart: nil) }
             let products = state.products(Set(cart.lines.map(\.sku)))
+            if let earlier = state.charges[commandID] {
+                return PlaceOrderClaim(claim: claim, cart: cart, products: products, earlierCharge: earlier)
+            }
             let charge = chargeRequest(cart, products)
-            if let charge { state.charges[commandID] = charge }
+            state.charges[commandID] = charge
             return PlaceOrderClaim(claim: claim, cart: cart, products: products, recordedCharge: charge)
         }
     }

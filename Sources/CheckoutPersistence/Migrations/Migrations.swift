@@ -2,7 +2,7 @@
 enum Migrations {
     static let all: [Migration] = [
         initialSchema, claimOwners, oneCallWrites, cartSKUs, oneIDSpace, claimsInOneCall, ordersTogether, plansKept,
-        batchPlansKept,
+        batchPlansKept, earlierChargesKept,
     ]
 
     /// Dates are seconds since 1970 (`DOUBLE PRECISION`); amounts are minor units; a cart's lines and a
@@ -421,6 +421,42 @@ enum Migrations {
             LANGUAGE plpgsql VOLATILE AS $$
             BEGIN
                 RETURN items;
+            END
+            $$
+            """
+        ])
+
+    /// `checkout_take_claim`: `checkout_claim`, except that it keeps the charge an earlier attempt of
+    /// the command recorded, an approval above all, instead of writing the claim's own, and answers
+    /// the command's charge after the claim: `''` for none, NULL when the claim is not taken. A new
+    /// name: the workers of the version before, during a rolling upgrade, call `checkout_claim` unchanged.
+    static let earlierChargesKept = Migration(
+        version: 10, name: "claims keep an earlier attempt's charge on PostgreSQL", statements: [],
+        postgresStatements: [
+            """
+            CREATE FUNCTION checkout_take_claim(
+                claim_kind TEXT, claim_command TEXT, claim_lease_until DOUBLE PRECISION, claim_digest TEXT, claim_owner TEXT,
+                claim_charge TEXT, claim_is_only_attempt BOOLEAN, claim_now DOUBLE PRECISION
+            ) RETURNS TEXT
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                charge_after TEXT;
+            BEGIN
+                INSERT INTO processed_commands AS pc (kind, command_id, lease_until, digest, owner, charge)
+                SELECT claim_kind, claim_command, claim_lease_until, claim_digest, claim_owner, claim_charge
+                WHERE claim_is_only_attempt OR EXISTS (
+                    SELECT 1 FROM processed_commands p WHERE p.kind = claim_kind AND p.command_id = claim_command)
+                ON CONFLICT (kind, command_id) DO UPDATE SET lease_until = excluded.lease_until, digest = excluded.digest,
+                    owner = excluded.owner, charge = COALESCE(pc.charge, excluded.charge)
+                WHERE pc.outcome IS NULL
+                  AND (pc.digest IS NULL OR excluded.digest IS NULL OR pc.digest = excluded.digest)
+                  AND (pc.lease_until <= claim_now
+                       OR (pc.owner = claim_owner AND claim_is_only_attempt)
+                       OR (pc.owner IS NOT NULL AND pc.owner <> claim_owner AND NOT EXISTS (
+                           SELECT 1 FROM workers
+                           WHERE workers.id = pc.owner AND workers.alive_until > extract(epoch from clock_timestamp()))))
+                RETURNING COALESCE(pc.charge, '') INTO charge_after;
+                RETURN charge_after;
             END
             $$
             """

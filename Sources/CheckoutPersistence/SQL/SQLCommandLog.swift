@@ -30,8 +30,9 @@ struct SQLCommandLog: Sendable {
     ///
     /// With the request's `cartID`, a taken claim comes with that cart and its products, read just
     /// before it on the same connection (``cartWithProducts(_:on:)``), and what its `chargeRequest`
-    /// answers for them is the charge the claim's statement writes: on PostgreSQL one commit, not a
-    /// second one for the charge; on SQLite one entry of the writer's batch. Nothing locks the cart
+    /// answers for them is the charge the claim's statement writes, unless an earlier attempt wrote
+    /// one, which it keeps and answers: on PostgreSQL one commit, not a second one for the charge; on
+    /// SQLite one entry of the writer's batch. Nothing locks the cart
     /// until the order's write checks its version, so a read before the claim is no staler than one
     /// in its statement. A cart on PostgreSQL without `skus` (``Migrations/cartSKUs``) comes without
     /// products, and no charge is written.
@@ -40,24 +41,24 @@ struct SQLCommandLog: Sendable {
         if let cartID = request.cartID { read = try await Self.cartWithProducts(cartID, on: database) }
         let charge = request.charge(for: read)
         let chargeJSON = try charge.map(StoredJSON.text)
-        let isTaken: Bool
+        let taken: StoredRow?
         if database.isPostgreSQL {
-            isTaken = try await PostgresClaimBatch.claim(
+            taken = try await PostgresClaimBatch.claim(
                 [PostgresClaimBatch.Claim(request: request, charge: chargeJSON)], kind: kind, owner: owner.worker, on: database)[0]
         } else {
             let claim = claimStatement(
                 request.commandID, digest: request.digest, at: request.now, leaseUntil: request.leaseUntil,
                 isOnlyAttempt: request.isOnlyAttempt, charge: chargeJSON, on: database)
-            isTaken = try await database.raw(claim).first() != nil
+            taken = try await database.raw(claim).first().map { StoredRow($0, of: "processed_commands") }
         }
-        guard isTaken else { return (false, nil) }
-        return (true, read.map { $0.recording(charge) })
+        guard let taken else { return (false, nil) }
+        return (true, try read.map { try $0.claimed(offering: charge, as: chargeJSON, leaving: taken) })
     }
 
-    /// SQLite's statement that takes the claim (``takeClaim(_:on:)``), returning a row if it did; on
-    /// PostgreSQL the same statement is `checkout_claim` (``Migrations/claimsInOneCall``). A taken
-    /// claim's charge becomes `charge` (``ChargeRecord``'s stored JSON); nil keeps the one an earlier
-    /// attempt wrote.
+    /// SQLite's statement that takes the claim (``takeClaim(_:on:)``), returning the command's `charge`
+    /// if it did; on PostgreSQL the same statement is `checkout_take_claim`
+    /// (``Migrations/earlierChargesKept``). A taken claim's charge becomes `charge` (``ChargeRecord``'s
+    /// stored JSON) unless an earlier attempt wrote one, which it keeps: an approval above all.
     private func claimStatement(
         _ commandID: CommandID, digest: CommandDigest?, at now: Date, leaseUntil: Date, isOnlyAttempt: Bool, charge: String?,
         on database: any SQLDatabase
@@ -69,7 +70,7 @@ struct SQLCommandLog: Sendable {
         WHERE \(bind: isOnlyAttempt) OR EXISTS (
             SELECT 1 FROM processed_commands WHERE kind = \(bind: kind) AND command_id = \(bind: commandID.rawValue))
         ON CONFLICT (kind, command_id) DO UPDATE SET lease_until = excluded.lease_until, digest = excluded.digest, owner = excluded.owner,
-            charge = COALESCE(excluded.charge, processed_commands.charge)
+            charge = COALESCE(processed_commands.charge, excluded.charge)
         WHERE processed_commands.outcome IS NULL
           AND (processed_commands.digest IS NULL OR excluded.digest IS NULL OR processed_commands.digest = excluded.digest)
           AND (processed_commands.lease_until <= \(bind: now.timeIntervalSince1970)
@@ -77,7 +78,7 @@ struct SQLCommandLog: Sendable {
                OR (processed_commands.owner IS NOT NULL AND processed_commands.owner <> \(bind: owner.worker) AND NOT EXISTS (
                    SELECT 1 FROM workers
                    WHERE workers.id = processed_commands.owner AND workers.alive_until > \(unsafeRaw: database.secondsSince1970))))
-        RETURNING command_id
+        RETURNING charge
         """
     }
 

@@ -15,6 +15,8 @@ struct SQLPlaceOrderStore: PlaceOrderStore {
     {
         let (claim, read) = try await commands.claim(
             commandID, digest: digest, at: now, leaseUntil: leaseUntil, readingCart: cartID, chargeRequest: chargeRequest)
-        return PlaceOrderClaim(claim: claim, cart: read?.cart, products: read?.products, recordedCharge: read?.recordedCharge)
+        return PlaceOrderClaim(
+            claim: claim, cart: read?.cart, products: read?.products, recordedCharge: read?.recordedCharge,
+            earlierCharge: read?.earlierCharge)
     }
 }

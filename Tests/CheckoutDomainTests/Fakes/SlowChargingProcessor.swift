@@ -24,7 +24,7 @@ struct SlowChargingProcessor: PaymentProcessor {
         try await spy.refund(payment)
     }
 
-    func refundCharge(madeWith idempotencyKey: CommandID) async throws -> Payment? {
-        try await spy.refundCharge(madeWith: idempotencyKey)
+    func findCharge(madeWith idempotencyKey: CommandID) async throws -> Payment? {
+        try await spy.findCharge(madeWith: idempotencyKey)
     }
 }

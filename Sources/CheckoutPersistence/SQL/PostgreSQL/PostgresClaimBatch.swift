@@ -2,13 +2,13 @@ import CheckoutDomain
 import SQLKit
 
 /// The two statements of a batch of claims on PostgreSQL: every cart with its products in one read,
-/// then every claim in one statement, one call of `checkout_claim` per command
-/// (``Migrations/claimsInOneCall``), and so one commit. Each claim's parameters travel as the `n`th
+/// then every claim in one statement, one call of `checkout_take_claim` per command
+/// (``Migrations/earlierChargesKept``), and so one commit. Each claim's parameters travel as the `n`th
 /// element of arrays, and its rows come back with its position. The first array of each goes through
 /// `checkout_batch`, so that PostgreSQL plans each statement once (``Migrations/batchPlansKept``). A
 /// single claim runs the same two statements, for one.
 enum PostgresClaimBatch {
-    /// One claim as `checkout_claim` takes it; `charge` is ``ChargeRecord``'s stored JSON.
+    /// One claim as `checkout_take_claim` takes it; `charge` is ``ChargeRecord``'s stored JSON.
     struct Claim {
         let request: SQLClaimRequest
         let charge: String?
@@ -32,10 +32,11 @@ enum PostgresClaimBatch {
             Claim(request: request, charge: try charge.map(StoredJSON.text))
         }
         let order = requests.indices.sorted { requests[$0].commandID < requests[$1].commandID }
-        let isTaken = try await claim(order.map { claims[$0] }, kind: kind, owner: owner, on: database)
+        let rows = try await claim(order.map { claims[$0] }, kind: kind, owner: owner, on: database)
         var taken = [SQLCartRead?](repeating: nil, count: requests.count)
-        for (index, isTaken) in zip(order, isTaken) where isTaken {
-            taken[index] = reads[index].recording(charges[index])
+        for (index, row) in zip(order, rows) {
+            guard let row else { continue }
+            taken[index] = try reads[index].claimed(offering: charges[index], as: claims[index].charge, leaving: row)
         }
         return taken
     }
@@ -54,25 +55,26 @@ enum PostgresClaimBatch {
         return try rows.byPosition(count: ids.count, reading: "reading \(ids.count) carts").map(read(from:))
     }
 
-    /// Takes each claim as `checkout_claim` does, one after another in the order given; whether each was taken.
-    static func claim(_ claims: [Claim], kind: String, owner: String, on database: any SQLDatabase) async throws -> [Bool] {
+    /// Takes each claim as `checkout_take_claim` does, one after another in the order given: for each
+    /// claim taken, a row whose `charge` is the command's charge after it (`''` for none); nil for one not taken.
+    static func claim(_ claims: [Claim], kind: String, owner: String, on database: any SQLDatabase) async throws -> [StoredRow?] {
         let requests = claims.map(\.request)
         let rows = try await database.raw(
             """
-            SELECT request.position, checkout_claim(
+            SELECT request.position, checkout_take_claim(
                 \(bind: kind), request.command_id, request.lease_until, NULLIF(request.digest, ''), \(bind: owner),
-                NULLIF(request.charge, ''), request.is_only_attempt, request.now) AS taken
+                NULLIF(request.charge, ''), request.is_only_attempt, request.now) AS charge
             FROM unnest(checkout_batch(\(bind: requests.map(\.commandID.rawValue))::text[]), \(bind: requests.map(\.leaseUntil.timeIntervalSince1970))::float8[],
                         \(bind: requests.map { $0.digest?.rawValue ?? "" })::text[], \(bind: claims.map { $0.charge ?? "" })::text[],
                         \(bind: requests.map(\.isOnlyAttempt))::bool[], \(bind: requests.map(\.now.timeIntervalSince1970))::float8[])
                  WITH ORDINALITY AS request(command_id, lease_until, digest, charge, is_only_attempt, now, position)
             """
-        ).all().map { StoredRow($0, of: "checkout_claim") }
+        ).all().map { StoredRow($0, of: "checkout_take_claim") }
         return try rows.byPosition(count: claims.count, reading: "claiming \(claims.count) commands").map { rows in
             guard rows.count == 1 else {
-                throw PersistenceError(code: .unreadableRow, context: "checkout_claim answered \(rows.count) rows for one claim")
+                throw PersistenceError(code: .unreadableRow, context: "checkout_take_claim answered \(rows.count) rows for one claim")
             }
-            return try rows[0].value("taken", as: Bool?.self) ?? false
+            return try rows[0].isNull("charge") ? nil : rows[0]
         }
     }
 
