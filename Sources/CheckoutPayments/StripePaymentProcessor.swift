@@ -26,7 +26,9 @@ import NIOHTTP1
 ///
 /// Approved PaymentIntents are remembered by command (``StripeApprovedCharges``), so
 /// ``findCharge(madeWith:)`` answers without Stripe's search, which is only the fallback for a charge
-/// whose answer never reached this process. A refund uses the key `refund-<intent id>`, so it happens once.
+/// whose answer never reached this process. A refund uses the key `refund <intent id>`, so it happens
+/// once; the space keeps it out of reach of command ids, which have none, so no client's command can
+/// take a refund's key first and make Stripe refuse the refund.
 ///
 /// The secret key is sent only in the `Authorization` header: it is not logged, and is cut out of
 /// the Stripe messages kept in errors and failures.
@@ -103,7 +105,7 @@ public struct StripePaymentProcessor: PaymentProcessor {
     public func refund(_ payment: Payment) async throws {
         let context = "refunding \(payment.id)"
         let form = StripeForm.encode(["payment_intent": payment.id.rawValue])
-        let response = try await send(.POST, "/v1/refunds", form: form, idempotencyKey: "refund-\(payment.id)", context: context)
+        let response = try await send(.POST, "/v1/refunds", form: form, idempotencyKey: "refund \(payment.id)", context: context)
         guard response.isSuccess else {
             let error = StripeAPIError(response, redacting: configuration.apiKey)
             // Refunded before under another key (by hand, say): the money is back, which is what was asked.

@@ -36,8 +36,24 @@ import Testing
 
             try await sut.refund(payment)
 
-            #expect(stripe.ledger.refunds.map(\.idempotencyKey) == ["refund-\(payment.id)"])
+            #expect(stripe.ledger.refunds.map(\.idempotencyKey) == ["refund \(payment.id)"])
             #expect(stripe.ledger.charges.map(\.isRefunded) == [true])
+        }
+    }
+
+    /// Stripe's keys are one space per account: a command whose id was a refund's key (a client that
+    /// read the PaymentIntent id in an event) would have had Stripe refuse that refund for good.
+    @Test func noCommandIDCanTakeTheKeyOfARefund() async throws {
+        try await TestStripe.withFakeStripe { sut, stripe in
+            let payment = try #require(try await sut.charge(eur(5998), with: visa, idempotencyKey: uniqueCommandID()).approvedPayment)
+            for key in ["refund-\(payment.id)", "refund_\(payment.id)", "refund:\(payment.id)"] {
+                _ = try await sut.charge(eur(100), with: visa, idempotencyKey: CommandID(key))
+            }
+
+            try await sut.refund(payment)
+
+            #expect(stripe.ledger.refunds(ofPaymentIntent: payment.id.rawValue).count == 1)
+            #expect(throws: ValidationError.self) { try CommandID("refund \(payment.id)") }
         }
     }
 
