@@ -253,6 +253,19 @@ import Testing
         #expect(try await store.carts.cart(cartID())?.isCheckedOut == false)
     }
 
+    /// The processor's message goes into the event and the stored outcome: a gateway's page of an
+    /// answer (a proxy's HTML, up to the megabyte read) is cut, not sent to every consumer and kept.
+    @Test func aProcessorsLongRefusalIsCutInThePaymentFailedEvent() async throws {
+        let (sut, _, _, output, _) = try await makeSUT(answer: .refuse(String(repeating: "é", count: 100_000)))
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        let message = try #require(await rejections(output).first?.message)
+        #expect(message.hasPrefix("the payment failed: éé"))
+        #expect(message.hasSuffix("é…"))
+        #expect(message.count == "the payment failed: ".count + PaymentFailure.maximumMessageLength)
+    }
+
     @Test func answersARefusedPaymentAtOnceAsPaymentFailedWithoutRetryOrCharge() async throws {
         let (sut, store, payments, output, _) = try await makeSUT(answer: .refuse("No such PaymentMethod: 'pm_gone'"))
 
