@@ -28,15 +28,16 @@ public enum PlaceOrderRejectionReason: String, Hashable, Codable, Sendable, Case
     case paymentUnavailable = "payment-unavailable"
 
     /// Whether an earlier attempt at the same command can have charged the customer before this rejection:
-    /// that attempt passed every check and then the cart, its prices or the stock changed, or the command
-    /// was given up after retries that may have charged. Whether there was such an attempt cannot be told
-    /// from the message (a client may publish a command again as a new message), so these rejections
-    /// always ask the processor to refund what the command's key charged.
+    /// that attempt passed every check and then the cart (emptied by a sync, say), its prices (a total
+    /// that now overflows is `invalid-request`) or the stock changed, or the command was given up after
+    /// retries that may have charged. Whether there was such an attempt cannot be told from the message
+    /// (a client may publish a command again as a new message), so these rejections always give back
+    /// what the command's key charged; the charge log answers for a command that never got that far.
     var mayFollowAChargeOfTheSameCommand: Bool {
         switch self {
-        case .cartCheckedOut, .cartChanged, .priceChanged, .outOfStock, .unavailable, .paymentUnavailable: true
-        case .invalidRequest, .cartNotFound, .forbidden, .cartEmpty, .paymentDeclined, .paymentFailed, .orderFailed, .duplicateMessageID:
-            false
+        case .invalidRequest, .cartCheckedOut, .cartEmpty, .cartChanged, .priceChanged, .outOfStock, .unavailable, .paymentUnavailable:
+            true
+        case .cartNotFound, .forbidden, .paymentDeclined, .paymentFailed, .orderFailed, .duplicateMessageID: false
         }
     }
 }

@@ -499,6 +499,23 @@ import Testing
         #expect(try await store.orders(forCart: cartID()).isEmpty)
     }
 
+    /// The customer emptied the cart (a sync of no lines, version 2) after an attempt charged and could
+    /// not store the order: `cart-empty` is checked before the version, and gives the charge back too.
+    @Test func aRetryRejectedAsCartEmptyRefundsWhatTheEarlierAttemptCharged() async throws {
+        let interceptor = StoreInterceptor()
+        let (sut, store, payments, output, _) = try await makeSUT(interceptor: interceptor)
+        interceptor.fail([.placeOrder])
+        await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
+        interceptor.fail([])
+        try await store.seed(cart(version: 2, lines: []))
+
+        try await sut.execute(request(commandID: "cmd-1"))
+
+        #expect(await rejections(output).map(\.reason) == [.cartEmpty])
+        #expect(await payments.refunds == [.refund(Payment(id: PaymentID("pay_cmd-1"), amount: eur(5998)))])
+        #expect(await payments.netCharged == 0)
+    }
+
     /// The charge log says whether any attempt of the command (a retry, or the client publishing it
     /// again) asked for a charge: when none did, a rejection that could follow one asks the processor nothing.
     @Test func aRejectionOfACommandNoAttemptOfWhichAskedForAChargeAsksTheProcessorNothing() async throws {
