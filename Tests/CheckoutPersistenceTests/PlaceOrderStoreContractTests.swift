@@ -206,6 +206,58 @@ import Testing
         }
     }
 
+    /// Claims of retried commands that arrive together (on PostgreSQL, in shared statements) each keep
+    /// and answer the charge their earlier attempt recorded; the new ones each record their own.
+    @Test(arguments: TestDatabase.allCases)
+    func claimsThatArriveTogetherEachKeepTheirEarlierCharge(database: TestDatabase) async throws {
+        try await database.withStore { store in
+            let carts = try await Fixtures.seedCartsOfOneSKU(24, named: "cart-retried", stock: 10, in: store)
+            let commands = carts.map { _ in Fixtures.command() }
+            let offered = carts.indices.map { ChargeRecord.requested(at: now + Double($0)) }
+            let earlier = carts.indices.map { index in
+                index.isMultiple(of: 2)
+                    ? ChargeRecord.approved(Payment(id: PaymentID("pay_\(index)"), amount: Money(minorUnits: 1000, currency: Fixtures.eur)))
+                    : nil
+            }
+            for (index, earlier) in earlier.enumerated() {
+                guard let earlier else { continue }
+                _ = try await store.placeOrders.claim(commands[index], digest: nil, at: now, leaseUntil: now + 60, cart: carts[index].id) {
+                    _, _ in nil
+                }
+                try await store.charges.record(earlier, for: commands[index])
+                try await store.placeOrderCommands.release(commands[index])
+            }
+            let before = store.statistics.roundTrips
+
+            let starts = try await withThrowingTaskGroup(of: (Int, PlaceOrderClaim).self) { group in
+                for index in carts.indices {
+                    let (command, cart, charge) = (commands[index], carts[index].id, offered[index])
+                    group.addTask {
+                        (
+                            index,
+                            try await store.placeOrders.claim(command, digest: nil, at: now, leaseUntil: now + 60, cart: cart) { _, _ in
+                                charge
+                            }
+                        )
+                    }
+                }
+                var starts = [PlaceOrderClaim?](repeating: nil, count: carts.count)
+                for try await (index, start) in group { starts[index] = start }
+                return starts
+            }
+
+            for index in carts.indices {
+                #expect(starts[index]?.recordedCharge == (earlier[index] == nil ? offered[index] : nil))
+                #expect(starts[index]?.earlierCharge == earlier[index])
+                #expect(try await store.charges.charge(of: commands[index]) == earlier[index] ?? offered[index])
+            }
+            if database == .postgres {
+                let statements = store.statistics.roundTrips - before
+                #expect(statements < 2 * carts.count, "\(statements) statements for \(carts.count) claims; alone, each is two")
+            }
+        }
+    }
+
     @Test func claimsThatArriveTogetherShareStatementsOnPostgreSQL() async throws {
         try await TestDatabase.postgres.withStore { store in
             let carts = try await Fixtures.seedCartsOfOneSKU(40, named: "cart-shared", stock: 10, in: store)

@@ -106,7 +106,7 @@ struct SQLProcessedCommands<Outcome: Codable & Sendable & Equatable>: ProcessedC
             let taken = try await executor.autocommit("claiming \(requests.count) commands together") { database in
                 try await PostgresClaimBatch.take(requests, kind: log.kind, owner: log.owner.worker, on: database)
             }
-            return taken.map { read in read.map { .success((.claimed, $0)) } }
+            return taken.map { answer in answer.map { $0.map { (.claimed, $0) } } }
         } alone: { index in
             try await claimAlone(requests[index], executor: executor, log: log)
         }

@@ -18,10 +18,11 @@ enum PostgresClaimBatch {
     /// each request's `chargeRequest` answers for them, then every claim in one statement, in the order
     /// of the command ids, so that batches sharing a command (a duplicate delivered to two workers)
     /// lock its row in one order. Answers in order the read of each claim taken, with its charge;
-    /// nil for a claim not taken.
+    /// nil for a claim not taken. The statement took every claim it could, so a claim whose stored
+    /// charge cannot be read fails alone.
     static func take(
         _ requests: [SQLClaimRequest], kind: String, owner: String, on database: any SQLDatabase
-    ) async throws -> [SQLCartRead?] {
+    ) async throws -> [Result<SQLCartRead, any Error>?] {
         let cartIDs = requests.compactMap(\.cartID)
         guard cartIDs.count == requests.count else {
             throw PersistenceError(code: .databaseFailure, context: "a claim without a cart in a batch of claims")
@@ -33,10 +34,10 @@ enum PostgresClaimBatch {
         }
         let order = requests.indices.sorted { requests[$0].commandID < requests[$1].commandID }
         let rows = try await claim(order.map { claims[$0] }, kind: kind, owner: owner, on: database)
-        var taken = [SQLCartRead?](repeating: nil, count: requests.count)
+        var taken = [Result<SQLCartRead, any Error>?](repeating: nil, count: requests.count)
         for (index, row) in zip(order, rows) {
             guard let row else { continue }
-            taken[index] = try reads[index].claimed(offering: charges[index], as: claims[index].charge, leaving: row)
+            taken[index] = Result { try reads[index].claimed(offering: charges[index], as: claims[index].charge, leaving: row) }
         }
         return taken
     }
