@@ -7,10 +7,10 @@ public import Foundation
 /// is not checked out (`cart-checked-out`), has lines (`cart-empty`) and is at `cartVersion`
 /// (`cart-changed`); that re-priced with today's catalog the total is `expectedTotal` in its currency
 /// (`price-changed`, with the new total), and that every line is on sale and in stock (`out-of-stock`).
-/// Then it charges the total with the command id as idempotency key (`payment-declined`, or
-/// `payment-failed` for another permanent refusal, answered at once and never retried) and stores
-/// the order, stock and checkout in one unit; if that fails after the charge, the charge is refunded
-/// (`order-failed`).
+/// Then it charges the total with the command id as idempotency key, unless an earlier attempt did
+/// (`payment-declined`, or `payment-failed` for another permanent refusal, answered at once and never
+/// retried) and stores the order, stock and checkout in one unit; if that fails after the charge, the
+/// charge is refunded (`order-failed`).
 ///
 /// A command is handled once: it is claimed in ``ProcessedCommands`` first (with its cart and
 /// products, in one call of ``PlaceOrderStore``, whose write also records the charge's request in
@@ -192,7 +192,7 @@ public struct PlaceOrderUseCase: PlaceOrder {
                 return try await store(order, from: cart, for: command)
             } catch {
                 // Only an attempt that stored nothing needs the approval: a later one, on any worker, then
-                // refunds by its id instead of through the processor's search.
+                // takes it for the order or refunds it by its id, without the processor's search.
                 try? await charges.record(.approved(payment), for: command.id)
                 throw error
             }
@@ -202,8 +202,12 @@ public struct PlaceOrderUseCase: PlaceOrder {
     /// What an earlier attempt of the command charged, which this one takes for its order instead of
     /// charging again: the processor may have forgotten the idempotency key since (Stripe keeps keys for
     /// 24 hours, and a dead letter can be replayed days later). A recorded approval is that payment; a
-    /// request whose answer was lost is looked up once the processor's search can be believed, and
-    /// before then the key, used that recently, still stands for its charge.
+    /// request whose answer was lost is looked up once the processor's search can be believed. A
+    /// request recorded more recently than that was written by an attempt that had just looked, or just
+    /// charged under the key, so the key still stands for any charge made under it.
+    ///
+    /// A search the processor refuses for good (Stripe's is not offered in every country) leaves the
+    /// key to answer, as it does within a day of its use; a transient failure is retried.
     private func paymentOfAnEarlierAttempt(_ earlier: ChargeRecord?, of commandID: CommandID) async throws -> Payment? {
         switch earlier {
         case nil:
@@ -212,7 +216,13 @@ public struct PlaceOrderUseCase: PlaceOrder {
             return payment
         case .requested(let requestedAt):
             guard now().timeIntervalSince(requestedAt) >= payments.searchLag else { return nil }
-            return try await payments.findCharge(madeWith: commandID)
+            do {
+                return try await payments.findCharge(madeWith: commandID)
+            } catch let error as RetryableError {
+                throw error
+            } catch {
+                return nil
+            }
         }
     }
 

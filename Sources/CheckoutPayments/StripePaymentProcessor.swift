@@ -119,9 +119,9 @@ public struct StripePaymentProcessor: PaymentProcessor {
     /// search API finds by `metadata[command_id]`.
     ///
     /// Stripe's search is not read-after-write: a PaymentIntent can take up to about a minute
-    /// (longer during an incident) to be found. It is only asked for a charge whose answer was lost
-    /// before it reached this process (a timeout, a crash); there a `nil` soon after the charge is
-    /// not a proof that nothing was taken.
+    /// (longer during an incident) to be found. It is only asked for a charge whose answer did not
+    /// reach this process (a timeout, a crash, a retry on another worker); there a `nil` soon after
+    /// the charge is not a proof that nothing was taken.
     public var searchLag: TimeInterval {
         let (seconds, attoseconds) = configuration.searchLag.components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
@@ -135,7 +135,12 @@ public struct StripePaymentProcessor: PaymentProcessor {
         let query = StripeForm.encode(["query": "metadata['command_id']:'\(quoted)'"])
         let response = try await send(.GET, "/v1/payment_intents/search?\(query)", form: nil, idempotencyKey: nil, context: context)
         guard response.isSuccess else {
-            throw failure(StripeAPIError(response, redacting: configuration.apiKey), context: context)
+            let error = failure(StripeAPIError(response, redacting: configuration.apiKey), context: context)
+            if !(error is RetryableError) {
+                logger.warning(
+                    "Stripe refused the search for a command's charge", error: error, metadata: ["command.id": "\(idempotencyKey)"])
+            }
+            throw error
         }
         let result = try response.decode(StripeSearchResult.self, context: context)
         // Only this command's: a search that matched more than its key must not answer for another order.

@@ -456,7 +456,8 @@ import Testing
     }
 
     /// Within the search lag the search is not asked: its nil proves nothing, and the key, used that
-    /// recently, still stands for any charge made under it.
+    /// recently, still stands for any charge made under it. The charge's request is recorded anew
+    /// before the call, as the claim, which kept the earlier one, did not.
     @Test func aRetryWithinTheSearchLagChargesWithTheSameKeyWithoutSearching() async throws {
         let (sut, store, payments, output, clock) = try await makeSUT()
         try await store.charges.record(.requested(at: clock.now()), for: commandID("cmd-1"))
@@ -465,6 +466,27 @@ import Testing
         try await sut.execute(request(commandID: "cmd-1"))
 
         #expect(await payments.searches.isEmpty)
+        #expect(await payments.charges == [.charge(eur(5998), token: "tok_visa", idempotencyKey: commandID("cmd-1"))])
+        #expect(try await store.charges.charge(of: commandID("cmd-1")) == .requested(at: clock.now()))
+        #expect(try await store.orders(forCart: cartID()).count == 1)
+        #expect(await output.messages.count == 1)
+    }
+
+    /// A processor whose search is refused for good leaves the key to answer, as before there was a
+    /// search; one that fails for now has the command retried.
+    @Test func aSearchRefusedForGoodLeavesTheRetryToTheKeyAndOneThatFailsForNowIsRetried() async throws {
+        let (sut, store, payments, output, clock) = try await makeSUT()
+        try await store.charges.record(.requested(at: clock.now()), for: commandID("cmd-1"))
+        clock.advance(by: 61)
+        await payments.failSearches(with: RetryableError(code: .paymentProcessorUnavailable, context: "searching"))
+
+        await #expect(throws: RetryableError.self) { try await sut.execute(request(commandID: "cmd-1")) }
+        #expect(await payments.charges.isEmpty)
+
+        await payments.failSearches(with: SearchRefused())
+        clock.advance(by: 1)
+        try await sut.execute(request(commandID: "cmd-1"))
+
         #expect(await payments.charges == [.charge(eur(5998), token: "tok_visa", idempotencyKey: commandID("cmd-1"))])
         #expect(try await store.orders(forCart: cartID()).count == 1)
         #expect(await output.messages.count == 1)
@@ -545,6 +567,9 @@ import Testing
             await payments.searches == [.findCharge(idempotencyKey: commandID("cmd-1")), .findCharge(idempotencyKey: commandID("cmd-1"))])
         #expect(await payments.refunds.isEmpty)
     }
+
+    /// A processor's refusal of its search for good, such as an account it is not offered to.
+    struct SearchRefused: Error {}
 
     /// What takes 30 s of an attempt whose charge answer is then lost.
     enum SlowPart: CaseIterable, Sendable {

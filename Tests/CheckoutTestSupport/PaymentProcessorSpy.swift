@@ -30,6 +30,7 @@ public actor PaymentProcessorSpy: PaymentProcessor {
     private var refunded: Set<PaymentID> = []
     private var answer: Answer?
     private var failingRefunds = 0
+    private var searchFailure: (any Error)?
     /// The tokens ``validate(_:)`` refuses, as a processor that can never charge tokens of their form.
     private nonisolated let tokensOfInvalidForm: Set<String>
 
@@ -40,6 +41,11 @@ public actor PaymentProcessorSpy: PaymentProcessor {
     /// Answers every new charge with `answer`.
     public func answerCharges(with answer: Answer) {
         self.answer = answer
+    }
+
+    /// Fails every ``findCharge(madeWith:)`` with `error`.
+    public func failSearches(with error: any Error) {
+        searchFailure = error
     }
 
     /// Fails the next `count` refunds transiently.
@@ -102,6 +108,7 @@ public actor PaymentProcessorSpy: PaymentProcessor {
 
     public func findCharge(madeWith idempotencyKey: CommandID) async throws -> Payment? {
         messages.append(.findCharge(idempotencyKey: idempotencyKey))
+        if let searchFailure { throw searchFailure }
         return taken.first { $0.key == idempotencyKey }?.payment
     }
 }

@@ -20,7 +20,8 @@ struct PaymentSettings: SettingGroup {
     )
     static let stripeSearchLag = Setting(
         "checkout.stripe.searchLag", accepts: "a duration such as 60s: how long Stripe's search may not show a charge yet",
-        help: "How long Stripe's search may not show a charge yet; a refund waits that long for it", default: "60s"
+        help: "How long Stripe's search may not show a charge yet; a refund, or a retry's look for a charge, waits that long for it",
+        default: "60s"
     )
 
     @Option(help: ArgumentHelp(PaymentSettings.processor.flagHelp))
