@@ -77,6 +77,30 @@ import Testing
         }
     }
 
+    /// A catalog is one transaction: one of many products, which takes longer to write than the call
+    /// limit, was abandoned half way, and nothing was imported.
+    @Test func aLargeCatalogImportOutlastsTheCallLimit() async throws {
+        try await Self.withEngine(callLimit: .seconds(1)) { engine in
+            let backend = SQLStoreBackend(
+                executor: SQLExecutor(engine: engine), liveness: SQLWorkerLiveness(worker: "catalog-import"),
+                migrator: Migrator(engine: engine, migrations: Migrations.all, logger: TestLogger.logger), isSingleProcess: false)
+            let products = try (0..<50_000).map {
+                try Product(
+                    sku: SKU("SKU-\($0)"), name: "Product \($0)", price: Money(minorUnits: 1999, currency: CurrencyCode("EUR")), stock: 10,
+                    isActive: true)
+            }
+            try await engine.whileRunning {
+                try await backend.migrator.migrate()
+                let started = ContinuousClock.now
+
+                let report = try await backend.importCatalog(products)
+
+                #expect(ContinuousClock.now - started > .seconds(1), "the import must outlast the call limit to show anything")
+                #expect(report == CatalogImportReport(inserted: 50_000, updated: 0))
+            }
+        }
+    }
+
     /// Runs `body` with an engine of one connection over a schema of its own.
     private static func withEngine(callLimit: Duration, _ body: (PostgresEngine) async throws -> Void) async throws {
         try await ScratchDatabase.with(.postgres) { database in
