@@ -20,8 +20,9 @@ public import Foundation
 /// the one it finds under the command's key; only when there is none does it charge, with the same
 /// idempotency key, which the processor answers with the first charge for as long as it keeps the
 /// key. A retry rejected before payment, or a command abandoned after its last retry, refunds
-/// whatever an earlier attempt charged under that key, so no money is kept without an order. A rejection of form is recorded too, so its id answers another body as a duplicate; only a
-/// command whose id itself breaks the rules has nothing to record it under.
+/// whatever an earlier attempt charged under that key, so no money is kept without an order. A
+/// rejection of form is recorded too, so its id answers another body as a duplicate; only a command
+/// whose id itself breaks the rules has nothing to record it under.
 public struct PlaceOrderUseCase: PlaceOrder {
     private let store: any PlaceOrderStore
     private let catalog: any ProductCatalog
