@@ -2,6 +2,6 @@
 public enum LogFormat: String, Sendable, CaseIterable {
     /// One JSON object per line, metadata as top-level fields (``JSONLogHandler``).
     case json
-    /// ``TextLogHandler``: swift-log's `StreamLogHandler` on standard error, control characters escaped.
+    /// ``TextLogHandler``: swift-log's `StreamLogHandler` on standard error's writer, control characters escaped.
     case text
 }

@@ -1,7 +1,8 @@
 public import Logging
 
-/// swift-log's `StreamLogHandler` on standard error, with every control character of a message
-/// escaped, and every metadata value written as one token.
+/// swift-log's `StreamLogHandler` on a ``LogSink`` (standard error's writer thread, as for
+/// ``JSONLogHandler``, so a reader that stalls does not stop the thread that runs the commands), with
+/// every control character of a message escaped, and every metadata value written as one token.
 ///
 /// Log lines carry values a client chose (a `message_id`, a routing key); a newline in one of them
 /// would otherwise start a forged line, and a space and `=` would add fields that look like the
@@ -12,8 +13,18 @@ public struct TextLogHandler: LogHandler {
     /// caller read the metadata, changed one value and set it back.
     private var stored: Logger.Metadata = [:]
 
-    public init(label: String, metadataProvider: Logger.MetadataProvider?) {
-        stream = StreamLogHandler.standardError(label: label, metadataProvider: metadataProvider)
+    /// - Parameter sink: Where lines go; standard error unless a test collects them.
+    public init(label: String, sink: LogSink = .standardError, metadataProvider: Logger.MetadataProvider?) {
+        stream = StreamLogHandler(label: label, stream: SinkStream(sink: sink), metadataProvider: metadataProvider)
+    }
+
+    /// The stream `StreamLogHandler` writes a whole line to at a time.
+    private struct SinkStream: TextOutputStream, Sendable {
+        let sink: LogSink
+
+        mutating func write(_ string: String) {
+            sink.write(Array(string.utf8))
+        }
     }
 
     public var logLevel: Logger.Level {

@@ -1,9 +1,28 @@
 import Logging
+import Synchronization
 import Testing
 
 @testable import CheckoutOperations
 
 @Suite struct TextLogHandlerTests {
+    /// Through a sink, as JSON lines go: on standard error, its writer thread, which a reader that
+    /// stalls does not stop the caller for.
+    @Test func writesEachLineWholeToItsSink() {
+        let lines = Mutex<[String]>([])
+        let logger = Logger(label: "checkout.worker") { label in
+            TextLogHandler(label: label, sink: LogSink { line in lines.withLock { $0.append(line) } }, metadataProvider: nil)
+        }
+
+        logger.info("handled a command", metadata: ["command.id": "cmd-1"])
+        logger.warning("the broker blocked publishing")
+
+        let written = lines.withLock { $0 }
+        #expect(written.count == 2)
+        #expect(written.allSatisfy { $0.hasSuffix("\n") && $0.dropLast().allSatisfy { $0 != "\n" } })
+        #expect(written.first?.contains("info checkout.worker: command.id=cmd-1 [") == true, "\(written)")
+        #expect(written.first?.hasSuffix("] handled a command\n") == true, "\(written)")
+    }
+
     @Test func escapesNewlinesSoAClientValueCannotForgeALine() {
         let forged = "cmd-1\n2026-01-01T00:00:00Z error checkout.worker: payment refunded"
 
