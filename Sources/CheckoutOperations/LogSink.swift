@@ -1,7 +1,8 @@
 import Foundation
 import Logging
 
-/// Where ``JSONLogHandler`` writes its lines: standard error in production, a collector in tests.
+/// Where ``JSONLogHandler`` and ``TextLogHandler`` write their lines: standard error in production, a
+/// collector in tests.
 ///
 /// A sink receives whole lines, newline included, one call per line, so a line is never
 /// interleaved with another.
