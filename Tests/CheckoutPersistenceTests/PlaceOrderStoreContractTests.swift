@@ -78,10 +78,8 @@ import Testing
     @Test(arguments: TestDatabase.allCases)
     func aClaimKeepsTheChargeOfAnEarlierAttemptAndAnswersIt(database: TestDatabase) async throws {
         try await database.withStore { store in
-            let product = Fixtures.product("SKU-A")
-            _ = try await store.importCatalog([product])
-            let cart = Fixtures.cart(lines: [Fixtures.line("SKU-A")])
-            _ = try await store.syncCarts.record(Fixtures.synced(cart), digest: nil, for: Fixtures.command())
+            let cart = try await Fixtures.seedCartsOfOneSKU(1, named: "cart-retried", stock: 10, in: store)[0]
+            let product = Fixtures.product("SKU-A", stock: 10)
             let command = Fixtures.command()
             let earlier = ChargeRecord.approved(Payment(id: PaymentID("pay_1"), amount: Money(minorUnits: 1000, currency: Fixtures.eur)))
             _ = try await store.placeOrders.claim(command, digest: nil, at: now, leaseUntil: now + 60, cart: cart.id) { _, _ in
