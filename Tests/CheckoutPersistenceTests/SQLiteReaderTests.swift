@@ -1,3 +1,4 @@
+import CheckoutDomain
 import CheckoutTestSupport
 import Foundation
 import SQLKit
@@ -43,6 +44,48 @@ import Testing
             }
             await readers.close()
             await writer.close()
+        }
+    }
+
+    /// Every connection may be held by a read of a disk that stopped answering, and the worker's shutdown
+    /// cancels the commands waiting for one: they stop waiting at once, and the connection, once given
+    /// back, serves the next caller rather than the one that left.
+    @Test func aCallerCancelledWhileWaitingForAConnectionStopsWaiting() async throws {
+        try await TestDatabase.sqlite.withFreshURL { url in
+            let file = SQLiteFile(
+                path: String(url.dropFirst("sqlite://".count)), logger: TestLogger.logger, statistics: DatabaseStatistics())
+            let writer = SQLiteWriter(file: file, statistics: file.statistics)
+            let readers = SQLiteConnectionPool(file: file, size: 1)
+            try await writer.write { database in
+                try await database.raw("CREATE TABLE numbers (n BIGINT PRIMARY KEY)").run()
+                return .commit(())
+            }
+            let (taken, tookIt) = AsyncStream<Void>.makeStream()
+            let (held, giveBack) = AsyncStream<Void>.makeStream()
+            let holder = Task {
+                try await readers.withConnection { _ in
+                    tookIt.yield()
+                    for await _ in held {}
+                }
+            }
+            for await _ in taken { break }
+            let waiter = Task { try await readers.withConnection { _ in } }
+            while await readers.waitingCallers == 0 { await Task.yield() }
+
+            waiter.cancel()
+            let outcome = await waiter.outcome(within: .seconds(5))
+            giveBack.finish()
+            try await holder.value
+            let next = await Task { try await readers.withConnection { _ in 7 } }.outcome(within: .seconds(5))
+            await readers.close()
+            await writer.close()
+
+            guard case .failure(let error as RetryableError) = outcome else {
+                Issue.record("the cancelled caller ended with \(String(describing: outcome)), not a retryable error")
+                return
+            }
+            #expect(error.code == .databaseUnavailable)
+            #expect(try next?.get() == 7)
         }
     }
 

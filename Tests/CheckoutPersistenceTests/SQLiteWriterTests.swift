@@ -180,7 +180,7 @@ import Testing
 
             for (index, caller) in callers.enumerated() {
                 caller.cancel()
-                let outcome = await Self.outcome(of: caller, within: .seconds(5))
+                let outcome = await caller.outcome(within: .seconds(5))
                 #expect(throws: RetryableError.self, "caller \(index + 1)") { try outcome?.get() }
             }
 
@@ -215,7 +215,7 @@ import Testing
                 }
             }
 
-            #expect(await Self.outcome(of: running, within: .seconds(5)) != nil, "the store kept waiting for the batch")
+            #expect(await running.outcome(within: .seconds(5)) != nil, "the store kept waiting for the batch")
         }
     }
 
@@ -240,24 +240,6 @@ import Testing
 
             #expect(try await Self.committedNumbers(path) == [1])
         }
-    }
-
-    /// What `task` ended with, or nil if it has not ended within `limit` (it is left running).
-    private static func outcome<Success: Sendable>(
-        of task: Task<Success, any Error>, within limit: Duration
-    ) async -> Result<Success, any Error>? {
-        let (outcomes, report) = AsyncStream<Result<Success, any Error>?>.makeStream()
-        let waiting = Task { report.yield(await task.result) }
-        let timer = Task {
-            try await Task.sleep(for: limit)
-            report.yield(nil)
-        }
-        defer {
-            waiting.cancel()
-            timer.cancel()
-        }
-        for await outcome in outcomes { return outcome }
-        return nil
     }
 
     /// Runs `body` with a writer on a new file that has a `numbers` table and a `children` table whose

@@ -4,12 +4,21 @@ import CheckoutDomain
 ///
 /// Every write goes through the one ``SQLiteWriter``; in WAL mode these readers see the last commit and
 /// never wait for it. A reader reads on its borrower's thread (``SQLiteReader``).
+///
+/// A caller waiting for a connection stops waiting when its task is cancelled: every connection may be
+/// held by a read of a disk that stopped answering, and the worker's shutdown cancels its commands.
 actor SQLiteConnectionPool {
+    private struct Waiter {
+        let id: Int
+        let continuation: CheckedContinuation<SQLiteReader, any Error>
+    }
+
     private let file: SQLiteFile
     private let size: Int
     private var idle: [SQLiteReader] = []
     private var opened = 0
-    private var waiters: [CheckedContinuation<SQLiteReader, any Error>] = []
+    private var waiters: [Waiter] = []
+    private var lastWaiterID = 0
     private var isClosed = false
 
     init(file: SQLiteFile, size: Int) {
@@ -32,10 +41,13 @@ actor SQLiteConnectionPool {
         }
     }
 
+    /// How many callers wait for a connection; tests wait on it to know a caller is queued.
+    var waitingCallers: Int { waiters.count }
+
     func close() async {
         isClosed = true
         for waiter in waiters {
-            waiter.resume(
+            waiter.continuation.resume(
                 throwing: RetryableError(code: .databaseUnavailable, context: "using SQLite database \(file.path): the store is closed"))
         }
         waiters = []
@@ -53,7 +65,17 @@ actor SQLiteConnectionPool {
             return connection
         }
         guard opened < size else {
-            return try await withCheckedThrowingContinuation { waiters.append($0) }
+            lastWaiterID += 1
+            let id = lastWaiterID
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    waiters.append(Waiter(id: id, continuation: continuation))
+                    if Task.isCancelled { abandon(id) }
+                }
+            } onCancel: {
+                // The task runs on the actor, so after the waiter is queued: this method does not suspend before that.
+                Task { await self.abandon(id) }
+            }
         }
         opened += 1
         do {
@@ -70,8 +92,17 @@ actor SQLiteConnectionPool {
         } else if waiters.isEmpty {
             idle.append(connection)
         } else {
-            waiters.removeFirst().resume(returning: connection)
+            waiters.removeFirst().continuation.resume(returning: connection)
         }
+    }
+
+    /// A waiter whose task was cancelled gets a retryable error at once, as ``SQLiteWriter``'s do; one
+    /// already given a connection has it.
+    private func abandon(_ id: Int) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters.remove(at: index).continuation.resume(
+            throwing: RetryableError(
+                code: .databaseUnavailable, context: "reading SQLite database \(file.path): cancelled while waiting for a connection"))
     }
 
     /// A connection was dropped: a waiter gets a fresh one instead of waiting for a release that will not come.
@@ -80,10 +111,10 @@ actor SQLiteConnectionPool {
         let waiter = waiters.removeFirst()
         opened += 1
         do {
-            waiter.resume(returning: try open())
+            waiter.continuation.resume(returning: try open())
         } catch {
             opened -= 1
-            waiter.resume(throwing: error)
+            waiter.continuation.resume(throwing: error)
         }
     }
 
